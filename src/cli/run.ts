@@ -1,0 +1,40 @@
+import { startWorker } from '../../workers/main.ts';
+import { bootstrap } from '../bootstrap.ts';
+import { startApiServer } from './serve.ts';
+
+type Flags = Record<string, string | boolean | undefined>;
+
+/** Waits for SIGINT/SIGTERM, then runs `stop` once (a second signal exits at once). */
+export function onShutdown(stop: () => Promise<void>): void {
+  let stopping = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    process.stderr.write(`\n${signal}: stopping…\n`);
+    stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+}
+
+/**
+ * `kassa start` (API and worker in one process), `kassa api`, `kassa worker`. `start` sets up a new
+ * database itself; `api` and `worker` expect `kassa migrate` to have run.
+ */
+export async function runCommand(mode: 'start' | 'api' | 'worker', flags: Flags): Promise<void> {
+  const rt = await bootstrap({
+    configFile: flags.config as string | undefined,
+    need: { mnemonic: true, masterKey: mode !== 'worker' },
+    migrations: mode === 'start' ? 'if-new' : 'require',
+  });
+  const api = mode === 'worker' ? null : await startApiServer(rt);
+  const worker = mode === 'api' ? null : await startWorker(rt);
+  onShutdown(async () => {
+    await api?.close();
+    await worker?.stop();
+    rt.close();
+  });
+}

@@ -1,0 +1,40 @@
+import { type ServerType, serve } from '@hono/node-server';
+import { createApp, type RouteGroup } from '../http/app.ts';
+import type { Deps } from '../services/deps.ts';
+import { startAddressPoolLoop } from './address-pool-loop.ts';
+
+/** A listening API server. */
+export interface ApiServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Starts the HTTP API on the configured host and port, with the deposit address pool kept warm. */
+export async function startApiServer(
+  deps: Deps,
+  options: { extraRoutes?: RouteGroup[]; addressPool?: number } = {},
+): Promise<ApiServer> {
+  const app = createApp(deps, { extraRoutes: options.extraRoutes });
+  const pool = startAddressPoolLoop(deps, options.addressPool ?? 200, ['evm', 'tron', 'sui']);
+  const server: ServerType = await new Promise((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: deps.config.port, hostname: deps.config.host }, () =>
+      resolve(s),
+    );
+    s.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : deps.config.port;
+  const host = deps.config.host === '0.0.0.0' ? '127.0.0.1' : deps.config.host;
+  deps.logger.info({ port, host: deps.config.host, baseUrl: deps.config.baseUrl }, 'api listening');
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        pool.stop();
+        server.close(() => resolve());
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
+  };
+}

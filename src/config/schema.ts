@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { CHAINS } from '../domain/chains.ts';
+
+const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string such as "0.00"');
+
+const tokenSchema = z.object({
+  symbol: z.string().regex(/^[A-Za-z0-9.]{1,16}$/, 'must be 1–16 letters, digits or dots'),
+  /** Contract address (EVM, TRON), coin type (SUI), or null for the native coin. */
+  contract: z.string().min(1).nullable(),
+  decimals: z.number().int().min(0).max(36),
+});
+
+const networkSchema = z.object({
+  rpc: z.array(z.string().url()).default([]),
+  /** EVM chain id the RPC must report. */
+  chainId: z.number().int().positive().optional(),
+  tokens: z.array(tokenSchema).default([]),
+  /** Transaction link for the checkout page; `{txid}` is replaced. */
+  explorerTx: z.string().default(''),
+});
+
+const rateLimitSchema = z.object({
+  limit: z.number().int().positive(),
+  windowSeconds: z.number().positive(),
+});
+
+const rateLimitsSchema = z.object({
+  createCollection: rateLimitSchema,
+  createPayout: rateLimitSchema,
+  status: rateLimitSchema,
+  pay: rateLimitSchema,
+  getOrderStatus: rateLimitSchema,
+  supportSymbols: rateLimitSchema,
+});
+
+export const chainSchema = z.object({
+  enabled: z.boolean().default(true),
+  /** A block count, or `finalized` (EVM finalized tag, TRON solidified block, SUI checkpointed). */
+  confirmations: z.union([z.literal('finalized'), z.number().int().min(0)]),
+  /** Minimum confirmations even when the finalized tag says more (defence in depth). */
+  confirmationFloor: z.number().int().min(0).default(0),
+  pollIntervalMs: z.number().int().min(50),
+  /** EVM: the largest eth_getLogs block range to ask for; shrinks on provider errors. */
+  maxLogRange: z.number().int().positive().default(2000),
+  /** EVM: sign type-2 (EIP-1559) transactions; legacy gas price otherwise. */
+  eip1559: z.boolean().default(true),
+  mainnet: networkSchema,
+  testnet: networkSchema,
+});
+
+export const configSchema = z.object({
+  network: z.enum(['mainnet', 'testnet']),
+  host: z.string().min(1),
+  port: z.number().int().min(0).max(65535),
+  /** The external address merchants and customers reach, used in `paymentUrl`. */
+  baseUrl: z.string().url(),
+  db: z.string().min(1),
+  logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
+  orders: z.object({
+    collectionTtlSeconds: z.number().int().min(60),
+    payoutTtlSeconds: z.number().int().min(60),
+    /** The operator's handling fee shown in `fee`; "0.00" charges none. */
+    handlingFee: decimalString,
+  }),
+  auth: z.object({
+    timestampWindowSeconds: z.number().int().min(1),
+    maxBodyBytes: z.number().int().min(1024),
+  }),
+  rateLimits: rateLimitsSchema.extend({
+    /** Per-merchant overrides, keyed by merchant id. */
+    merchants: z.record(z.string(), rateLimitsSchema.partial()).default({}),
+  }),
+  /** Trust X-Forwarded-For from a reverse proxy for client IPs. */
+  trustProxy: z.boolean(),
+  checkout: z.object({
+    /** CSP frame-ancestors sources allowed to embed the checkout page; empty = none. */
+    frameAncestors: z.array(z.string()).default([]),
+  }),
+  webhooks: z.object({
+    timeoutMs: z.number().int().min(100),
+    retryForSeconds: z.number().int().min(1),
+    concurrency: z.number().int().min(1).max(256),
+    pollIntervalMs: z.number().int().min(10),
+  }),
+  worker: z.object({
+    expireIntervalMs: z.number().int().min(10),
+    payoutIntervalMs: z.number().int().min(10),
+  }),
+  chains: z.object(
+    Object.fromEntries(CHAINS.map((c) => [c, chainSchema])) as Record<
+      (typeof CHAINS)[number],
+      typeof chainSchema
+    >,
+  ),
+});
+
+export type ConfigInput = z.input<typeof configSchema>;
+export type Config = z.output<typeof configSchema>;
+export type ChainSettings = z.output<typeof chainSchema>;
+export type TokenSettings = z.output<typeof tokenSchema>;
+export type RateLimitName = keyof z.output<typeof rateLimitsSchema>;
+export type RateLimit = z.output<typeof rateLimitSchema>;

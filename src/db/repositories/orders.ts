@@ -1,0 +1,229 @@
+import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { Family } from '../../domain/chains.ts';
+import { AppError } from '../../domain/errors.ts';
+import { notifyTypeFor } from '../../domain/events.ts';
+import { toNotifyOrder } from '../../domain/notify-order.ts';
+import type { Order, OrderStatus, OrderType } from '../../domain/order.ts';
+import { newId } from '../../lib/ids.ts';
+import { type Db, writeTransaction } from '../client.ts';
+import { depositAddresses } from '../schema/deposit-addresses.ts';
+import { orders } from '../schema/orders.ts';
+import { webhookEvents } from '../schema/webhook-events.ts';
+import { type OrderPatch, type OrderRow, patchToColumns, rowToOrder } from './order-rows.ts';
+
+/** An order about to be created; the repository fills in ids, the deposit address and times. */
+export interface NewOrder {
+  merchantId: string;
+  orderId: string;
+  uid: string | null;
+  type: OrderType;
+  chain: Order['chain'];
+  symbol: string;
+  tokenContract: string | null;
+  decimals: number;
+  amount: string;
+  amountBase: bigint;
+  fee: string;
+  /** Payout: the hot wallet. Collection: filled from the address pool. */
+  address: string | null;
+  receiveAddress: string | null;
+  expiresAt: number;
+  paramsKey: string;
+}
+
+/** Finds a merchant's order by the merchant's orderId. */
+export function findOrderByMerchantOrderId(db: Db, merchantId: string, orderId: string): Order | null {
+  const row = db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.merchantId, merchantId), eq(orders.orderId, orderId)))
+    .get();
+  return row ? rowToOrder(row) : null;
+}
+
+/** Finds an order by its internal id. */
+export function findOrderById(db: Db, id: string): Order | null {
+  const row = db.select().from(orders).where(eq(orders.id, id)).get();
+  return row ? rowToOrder(row) : null;
+}
+
+/** The stored canonical parameters of an order, to tell a retry from a conflicting reuse. */
+export function orderParamsKey(db: Db, id: string): string | null {
+  return db.select({ k: orders.paramsKey }).from(orders).where(eq(orders.id, id)).get()?.k ?? null;
+}
+
+/**
+ * Creates an order, idempotently on (merchant, orderId): when the orderId exists, nothing is
+ * written and the existing order comes back with `created: false` (the caller compares
+ * parameters). A collection takes the lowest free deposit address of its family from the pool, or
+ * derives the next index with `derive` when the pool is empty; the address is never reused.
+ */
+export function createOrder(
+  db: Db,
+  input: {
+    order: NewOrder;
+    family: Family | null;
+    derive: (family: Family, index: number) => string;
+    now: number;
+  },
+): { order: Order; created: boolean; paramsKey: string } {
+  return writeTransaction(db, () => {
+    const existing = db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.merchantId, input.order.merchantId), eq(orders.orderId, input.order.orderId)))
+      .get();
+    if (existing) return { order: rowToOrder(existing), created: false, paramsKey: existing.paramsKey };
+    const id = newId('ord');
+    let address = input.order.address;
+    if (input.family) address = takeDepositAddress(db, input.family, id, input.now, input.derive);
+    if (!address) throw new AppError('internal', 'An order needs an address.');
+    const row = db
+      .insert(orders)
+      .values({
+        id,
+        merchantId: input.order.merchantId,
+        orderId: input.order.orderId,
+        uid: input.order.uid,
+        type: input.order.type,
+        chain: input.order.chain,
+        symbol: input.order.symbol,
+        tokenContract: input.order.tokenContract,
+        decimals: input.order.decimals,
+        amount: input.order.amount,
+        amountBase: input.order.amountBase.toString(),
+        fee: input.order.fee,
+        status: 'INIT',
+        address,
+        receiveAddress: input.order.receiveAddress,
+        expiresAt: input.order.expiresAt,
+        paramsKey: input.order.paramsKey,
+        createdAt: input.now,
+        updatedAt: input.now,
+      })
+      .returning()
+      .get();
+    return { order: rowToOrder(row), created: true, paramsKey: row.paramsKey };
+  });
+}
+
+function takeDepositAddress(
+  db: Db,
+  family: Family,
+  orderRef: string,
+  now: number,
+  derive: (family: Family, index: number) => string,
+): string {
+  const free = db
+    .select({ idx: depositAddresses.idx, address: depositAddresses.address })
+    .from(depositAddresses)
+    .where(and(eq(depositAddresses.family, family), isNull(depositAddresses.orderRef)))
+    .orderBy(asc(depositAddresses.idx))
+    .limit(1)
+    .get();
+  if (free) {
+    db.update(depositAddresses)
+      .set({ orderRef, allocatedAt: now })
+      .where(and(eq(depositAddresses.family, family), eq(depositAddresses.idx, free.idx)))
+      .run();
+    return free.address;
+  }
+  const next = nextDepositIndex(db, family);
+  const address = derive(family, next);
+  db.insert(depositAddresses)
+    .values({ family, idx: next, address, orderRef, createdAt: now, allocatedAt: now })
+    .run();
+  return address;
+}
+
+/** The next derivation index never used for a family. */
+export function nextDepositIndex(db: Db, family: Family): number {
+  const row = db
+    .select({ max: sql<number | null>`max(${depositAddresses.idx})` })
+    .from(depositAddresses)
+    .where(eq(depositAddresses.family, family))
+    .get();
+  return (row?.max ?? -1) + 1;
+}
+
+/** A transition to apply: the order as last read, the event's resulting status and the changed facts. */
+export interface OrderTransition {
+  order: Order;
+  patch: OrderPatch & { status: OrderStatus };
+}
+
+/**
+ * Applies transitions inside the caller's transaction (or its own): each update is guarded by the
+ * status and version the caller read, and writes its webhook event (outbox) beside it. A guard miss
+ * is a conflict and throws, rolling back everything.
+ */
+export function applyOrderTransitions(db: Db, transitions: OrderTransition[], now: number): Order[] {
+  const run = () => transitions.map((t) => applyOne(db, t, now));
+  return db.$client.inTransaction ? run() : writeTransaction(db, run);
+}
+
+function applyOne(db: Db, t: OrderTransition, now: number): Order {
+  const current = db.select().from(orders).where(eq(orders.id, t.order.id)).get();
+  if (!current || current.status !== t.order.status) {
+    throw new AppError('state_conflict', `Order ${t.order.orderId} changed while it was being updated.`);
+  }
+  const statusChanged = t.patch.status !== current.status;
+  const updated = db
+    .update(orders)
+    .set({ ...patchToColumns(t.patch), version: current.version + 1, updatedAt: now })
+    .where(
+      and(eq(orders.id, current.id), eq(orders.status, current.status), eq(orders.version, current.version)),
+    )
+    .returning()
+    .get() as OrderRow | undefined;
+  if (!updated)
+    throw new AppError('state_conflict', `Order ${t.order.orderId} changed while it was being updated.`);
+  const order = rowToOrder(updated);
+  const notifyType = statusChanged ? notifyTypeFor(order.status) : null;
+  if (notifyType) {
+    db.insert(webhookEvents)
+      .values({
+        id: newId('evt'),
+        merchantId: order.merchantId,
+        orderRef: order.id,
+        orderVersion: updated.version,
+        notifyType,
+        data: JSON.stringify(toNotifyOrder(order)),
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: now,
+        createdAt: now,
+      })
+      .run();
+  }
+  return order;
+}
+
+/** Orders that may expire at `now`: collections in INIT or PENDING, payouts in INIT. */
+export function findExpirableOrders(db: Db, now: number, limit: number): Order[] {
+  return db
+    .select()
+    .from(orders)
+    .where(and(inArray(orders.status, ['INIT', 'PENDING']), lte(orders.expiresAt, now)))
+    .orderBy(asc(orders.expiresAt))
+    .limit(limit)
+    .all()
+    .filter((row) => row.type === 'COLLECTION' || row.status === 'INIT')
+    .map(rowToOrder);
+}
+
+/** Open orders of one type on a chain (not final). */
+export function findOpenOrders(db: Db, chain: string, type: OrderType): Order[] {
+  return db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.chain, chain),
+        eq(orders.type, type),
+        inArray(orders.status, ['INIT', 'PENDING', 'PENDING_CONFIRMATION']),
+      ),
+    )
+    .all()
+    .map(rowToOrder);
+}

@@ -1,0 +1,24 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/**
+ * Derived deposit addresses by (family, derivation index). A row with no order is in the pool; once
+ * an order takes it, it is never given to another order.
+ */
+export const depositAddresses = sqliteTable(
+  'deposit_addresses',
+  {
+    family: text('family', { enum: ['evm', 'tron', 'sui'] }).notNull(),
+    idx: integer('idx').notNull(),
+    address: text('address').notNull(),
+    orderRef: text('order_ref'),
+    createdAt: integer('created_at').notNull(),
+    allocatedAt: integer('allocated_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.family, t.idx] }),
+    uniqueIndex('deposit_addresses_address').on(t.address),
+    uniqueIndex('deposit_addresses_order').on(t.orderRef),
+    index('deposit_addresses_free').on(t.family, t.idx).where(sql`order_ref IS NULL`),
+  ],
+);

@@ -1,0 +1,11 @@
+export { chainCursors } from './chain-cursors.ts';
+export { chainTransfers } from './chain-transfers.ts';
+export { depositAddresses } from './deposit-addresses.ts';
+export { merchants } from './merchants.ts';
+export { orders } from './orders.ts';
+export { payoutAttempts } from './payout-attempts.ts';
+export { requestNonces } from './request-nonces.ts';
+export { settings } from './settings.ts';
+export { tokens } from './tokens.ts';
+export { webhookAttempts } from './webhook-attempts.ts';
+export { webhookEvents } from './webhook-events.ts';

@@ -1,0 +1,14 @@
+import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+/** Merchants. Token and webhook secret are sealed with the master key (AES-256-GCM), never stored plain. */
+export const merchants = sqliteTable('merchants', {
+  id: text('id').primaryKey(),
+  kind: text('kind', { enum: ['V2', 'V3'] }).notNull(),
+  name: text('name'),
+  tokenSealed: text('token_sealed').notNull(),
+  webhookSecretSealed: text('webhook_secret_sealed').notNull(),
+  callbackUrl: text('callback_url'),
+  status: text('status', { enum: ['active', 'disabled'] }).notNull(),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});

@@ -1,0 +1,51 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/**
+ * Collections and payouts. Money columns are base units as TEXT (18-decimal tokens overflow INTEGER).
+ * `version` grows with every transition, so webhook events of one order have an order.
+ */
+export const orders = sqliteTable(
+  'orders',
+  {
+    id: text('id').primaryKey(),
+    merchantId: text('merchant_id').notNull(),
+    orderId: text('order_id').notNull(),
+    uid: text('uid'),
+    type: text('type', { enum: ['COLLECTION', 'PAYOUT'] }).notNull(),
+    chain: text('chain').notNull(),
+    symbol: text('symbol').notNull(),
+    tokenContract: text('token_contract'),
+    decimals: integer('decimals').notNull(),
+    amount: text('amount').notNull(),
+    amountBase: text('amount_base').notNull(),
+    fee: text('fee').notNull(),
+    status: text('status', {
+      enum: ['INIT', 'PENDING', 'PENDING_CONFIRMATION', 'SUCCESS', 'EXPIRED', 'FAILED'],
+    }).notNull(),
+    reason: text('reason'),
+    address: text('address').notNull(),
+    receiveAddress: text('receive_address'),
+    expiresAt: integer('expires_at').notNull(),
+    receivedBase: text('received_base').notNull().default('0'),
+    actualAmountBase: text('actual_amount_base'),
+    txId: text('tx_id'),
+    txFrom: text('tx_from'),
+    txTo: text('tx_to'),
+    txAmountBase: text('tx_amount_base'),
+    txBlockNum: integer('tx_block_num'),
+    txConfirmedNum: integer('tx_confirmed_num'),
+    txStatus: text('tx_status', { enum: ['PENDING', 'SUCCESS', 'FAILED'] }),
+    txTimestamp: integer('tx_timestamp'),
+    /** Canonical request parameters, to tell a retry from a conflicting reuse of the orderId. */
+    paramsKey: text('params_key').notNull(),
+    version: integer('version').notNull().default(0),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('orders_merchant_order').on(t.merchantId, t.orderId),
+    index('orders_status_expires').on(t.status, t.expiresAt),
+    index('orders_chain_type_status').on(t.chain, t.type, t.status),
+    index('orders_address').on(t.address),
+  ],
+);

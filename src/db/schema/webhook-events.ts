@@ -1,0 +1,26 @@
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+/** The outbox: one row per order transition, written in the transition's transaction. */
+export const webhookEvents = sqliteTable(
+  'webhook_events',
+  {
+    id: text('id').primaryKey(),
+    merchantId: text('merchant_id').notNull(),
+    orderRef: text('order_ref'),
+    orderVersion: integer('order_version').notNull(),
+    notifyType: text('notify_type').notNull(),
+    /** JSON text of the NotifyOrder snapshot at the transition. */
+    data: text('data').notNull(),
+    status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: integer('next_attempt_at').notNull(),
+    lastError: text('last_error'),
+    createdAt: integer('created_at').notNull(),
+    deliveredAt: integer('delivered_at'),
+  },
+  (t) => [
+    index('webhook_events_due').on(t.status, t.nextAttemptAt),
+    index('webhook_events_order').on(t.orderRef, t.orderVersion),
+    index('webhook_events_merchant').on(t.merchantId, t.createdAt),
+  ],
+);

@@ -1,0 +1,27 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { AppError } from '../domain/errors.ts';
+import { ERROR_TABLE } from './errors.ts';
+
+/** The R<T> envelope of a success. */
+export function ok<T>(c: Context, data: T) {
+  return c.json({ code: 200, msg: 'success', data });
+}
+
+/**
+ * The R<T> envelope of an error: `code` mirrors the status, `data` is null. Validation errors carry
+ * the interface's exact message; everything else takes the table's message (internals are logged,
+ * never returned).
+ */
+export function fail(c: Context, error: AppError) {
+  const entry = ERROR_TABLE[error.code];
+  const msg =
+    error.code === 'validation' || error.code === 'not_found' ? (error.detail ?? entry.msg) : entry.msg;
+  if (error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
+  return c.json({ code: entry.status, msg, data: null }, entry.status as ContentfulStatusCode);
+}
+
+/** Turns anything thrown into an AppError (unknown errors become `internal`). */
+export function asAppError(error: unknown): AppError {
+  return error instanceof AppError ? error : new AppError('internal', undefined, { cause: error });
+}

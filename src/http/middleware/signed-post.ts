@@ -1,0 +1,41 @@
+import type { Context } from 'hono';
+import { MESSAGES, validationError } from '../../domain/errors.ts';
+import { rawJsonMember } from '../../lib/json-member.ts';
+import {
+  authenticatePost,
+  consumeRequestNonce,
+  type Envelope,
+  parseEnvelope,
+} from '../../services/authenticate.ts';
+import type { Merchant } from '../../services/merchant-directory.ts';
+import type { HttpContext, RateLimitName } from '../context.ts';
+import { enforceRateLimit } from './rate-limit.ts';
+
+/**
+ * Admits a signed POST: parses the envelope, checks the timestamp and the signature over `data`
+ * (its exact bytes, or JSON.stringify of it), applies the merchant's rate limit, then records the
+ * nonce. A request refused at any step changes nothing (a 429 does not burn the nonce).
+ */
+export async function admitSignedPost(
+  c: Context,
+  ctx: HttpContext,
+  limit: RateLimitName,
+): Promise<{ merchant: Merchant; envelope: Envelope }> {
+  const text = await c.req.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw validationError(MESSAGES.bodyNotJson);
+  }
+  const envelope = parseEnvelope(body);
+  const merchant = authenticatePost(ctx.deps, ctx.directory, {
+    envelope,
+    rawData: rawJsonMember(text, 'data'),
+    merchantId: c.req.header('x-merchant-id'),
+  });
+  enforceRateLimit(ctx, limit, merchant.id, merchant.id);
+  consumeRequestNonce(ctx.deps, merchant, envelope);
+  c.set('merchantId' as never, merchant.id as never);
+  return { merchant, envelope };
+}

@@ -1,0 +1,98 @@
+import { parseArgs } from 'node:util';
+import { merchantCommand } from './cli/merchant.ts';
+import { migrateCommand } from './cli/migrate.ts';
+import { UsageError } from './cli/output.ts';
+import { runCommand } from './cli/run.ts';
+import { tokenCommand } from './cli/token.ts';
+import { ConfigError } from './config/load.ts';
+import { AppError } from './domain/errors.ts';
+
+const USAGE = `Usage: kassa <command> [options]
+
+  start                      API and worker in one process (small operators)
+  api | worker               the two halves as separate processes
+  migrate                    apply database migrations
+  merchant create --kind V2|V3 [--name N] [--callback-url URL]
+  merchant list | rotate-token ID | set-callback ID --url URL|--clear | disable ID
+  token add --chain C --symbol S --contract A --decimals D
+  token list [--chain C]
+
+Every command takes --config FILE (JSON or TS, merged over wrangler-free.config.ts).
+Secrets come from the environment: KASSA_MNEMONIC(_FILE), KASSA_MASTER_KEY(_FILE).`;
+
+const OPTIONS = {
+  config: { type: 'string' },
+  kind: { type: 'string' },
+  name: { type: 'string' },
+  'callback-url': { type: 'string' },
+  url: { type: 'string' },
+  clear: { type: 'boolean' },
+  chain: { type: 'string' },
+  symbol: { type: 'string' },
+  contract: { type: 'string' },
+  decimals: { type: 'string' },
+  json: { type: 'boolean' },
+  order: { type: 'string' },
+  failed: { type: 'boolean' },
+  merchant: { type: 'string' },
+  port: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Extra commands registered by other parts (sandbox, demo, wallets, deposits, webhooks). */
+export type Command = (args: string[], flags: Record<string, string | boolean | undefined>) => Promise<void>;
+export const extraCommands = new Map<string, Command>();
+
+/** The `kassa` CLI. Exit codes: 0 ok, 1 failure, 2 bad usage or configuration. */
+export async function main(argv: string[]): Promise<void> {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  const [command, ...rest] = parsed.positionals;
+  const flags = parsed.values as Record<string, string | boolean | undefined>;
+  if (!command || flags.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  try {
+    switch (command) {
+      case 'start':
+      case 'api':
+      case 'worker':
+        await runCommand(command, flags);
+        return;
+      case 'migrate':
+        await migrateCommand(flags);
+        return;
+      case 'merchant':
+        await merchantCommand(rest, flags);
+        return;
+      case 'token':
+        await tokenCommand(rest, flags);
+        return;
+      default: {
+        const extra = extraCommands.get(command);
+        if (!extra) throw new UsageError(`Unknown command ${command}.`);
+        await extra(rest, flags);
+      }
+    }
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(2);
+    }
+    if (e instanceof UsageError) {
+      process.stderr.write(`${e.message}\n\n${USAGE}\n`);
+      process.exit(2);
+    }
+    if (e instanceof AppError) {
+      process.stderr.write(`${e.detail ?? e.code}\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,101 @@
+import { findMerchant, insertMerchant, listMerchants, updateMerchant } from '../db/repositories/merchants.ts';
+import { AppError } from '../domain/errors.ts';
+import type { MerchantKind } from '../domain/order.ts';
+import { newId, newSecret } from '../lib/ids.ts';
+import { type Deps, requireBox } from './deps.ts';
+
+/** What `kassa merchant create` prints once: the only time the secrets are shown. */
+export interface MerchantCreated {
+  merchantId: string;
+  kind: MerchantKind;
+  token: string;
+  webhookSecret: string;
+}
+
+/** Checks a callback URL: http(s) only. Throws a validation error otherwise. */
+export function checkCallbackUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new AppError('validation', `The callback URL is not a valid URL: ${url}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new AppError('validation', 'The callback URL must use http or https.');
+  }
+  return parsed.toString();
+}
+
+/** Creates a merchant with fresh random token and webhook secret, sealed with the master key. */
+export async function createMerchant(
+  deps: Pick<Deps, 'db' | 'box' | 'clock'>,
+  input: { kind: MerchantKind; name?: string | null; callbackUrl?: string | null },
+): Promise<MerchantCreated> {
+  const box = requireBox(deps as Deps);
+  const id = newId('mch');
+  const token = newSecret();
+  const webhookSecret = newSecret();
+  const now = deps.clock.now();
+  insertMerchant(deps.db, {
+    id,
+    kind: input.kind,
+    name: input.name ?? null,
+    tokenSealed: box.seal(token, `${id}:token`),
+    webhookSecretSealed: box.seal(webhookSecret, `${id}:webhook`),
+    callbackUrl: input.callbackUrl ? checkCallbackUrl(input.callbackUrl) : null,
+    status: 'active',
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { merchantId: id, kind: input.kind, token, webhookSecret };
+}
+
+/** Merchants without secrets, for `kassa merchant list`. */
+export async function describeMerchants(deps: Pick<Deps, 'db'>) {
+  return listMerchants(deps.db).map((m) => ({
+    merchantId: m.id,
+    kind: m.kind,
+    name: m.name,
+    callbackUrl: m.callbackUrl,
+    status: m.status,
+    createdAt: new Date(m.createdAt).toISOString(),
+  }));
+}
+
+function mustExist(deps: Pick<Deps, 'db'>, id: string) {
+  const m = findMerchant(deps.db, id);
+  if (!m) throw new AppError('not_found', `No merchant ${id}.`);
+  return m;
+}
+
+/** Replaces a merchant's request token (the old one stops working within a second); returns the new one. */
+export async function rotateMerchantToken(
+  deps: Pick<Deps, 'db' | 'box' | 'clock'>,
+  id: string,
+): Promise<{ merchantId: string; token: string }> {
+  mustExist(deps, id);
+  const token = newSecret();
+  updateMerchant(
+    deps.db,
+    id,
+    { tokenSealed: requireBox(deps as Deps).seal(token, `${id}:token`) },
+    deps.clock.now(),
+  );
+  return { merchantId: id, token };
+}
+
+/** Sets or clears (null) a merchant's webhook callback URL. */
+export async function setMerchantCallback(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  id: string,
+  url: string | null,
+): Promise<void> {
+  mustExist(deps, id);
+  updateMerchant(deps.db, id, { callbackUrl: url ? checkCallbackUrl(url) : null }, deps.clock.now());
+}
+
+/** Disables a merchant: its signatures stop verifying; its orders are kept. */
+export async function disableMerchant(deps: Pick<Deps, 'db' | 'clock'>, id: string): Promise<void> {
+  mustExist(deps, id);
+  updateMerchant(deps.db, id, { status: 'disabled' }, deps.clock.now());
+}

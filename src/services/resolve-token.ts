@@ -1,0 +1,52 @@
+import { activeChain } from '../config/load.ts';
+import { findAddedToken, listAddedTokens } from '../db/repositories/tokens.ts';
+import { CHAINS, type Chain } from '../domain/chains.ts';
+import type { Deps } from './deps.ts';
+import type { TokenRef } from './payout-funding.ts';
+
+/**
+ * Every token that can be ordered on the configured network: each enabled chain's defaults from the
+ * config, with operator-added tokens (`kassa token add`) replacing a default of the same symbol.
+ */
+export async function listTokens(deps: Pick<Deps, 'config' | 'db'>): Promise<TokenRef[]> {
+  const added = listAddedTokens(deps.db, deps.config.network);
+  const out: TokenRef[] = [];
+  for (const chain of CHAINS) {
+    const settings = activeChain(deps.config, chain);
+    if (!settings.enabled) continue;
+    const mine = added.filter((t) => t.chain === chain);
+    for (const t of settings.tokens) {
+      const override = mine.find((a) => a.symbol.toUpperCase() === t.symbol.toUpperCase());
+      out.push(
+        override
+          ? { chain, symbol: override.symbol, contract: override.contract, decimals: override.decimals }
+          : { chain, ...t },
+      );
+    }
+    for (const a of mine) {
+      if (!settings.tokens.some((t) => t.symbol.toUpperCase() === a.symbol.toUpperCase())) {
+        out.push({ chain, symbol: a.symbol, contract: a.contract, decimals: a.decimals });
+      }
+    }
+  }
+  return out;
+}
+
+/** The token a merchant means by (chain, symbol); symbols match case-insensitively. Null if not offered. */
+export async function resolveToken(
+  deps: Pick<Deps, 'config' | 'db'>,
+  chain: Chain,
+  symbol: string,
+): Promise<TokenRef | null> {
+  const settings = activeChain(deps.config, chain);
+  if (!settings.enabled) return null;
+  const upper = symbol.toUpperCase();
+  const added =
+    findAddedToken(deps.db, deps.config.network, chain, symbol) ??
+    listAddedTokens(deps.db, deps.config.network).find(
+      (t) => t.chain === chain && t.symbol.toUpperCase() === upper,
+    );
+  if (added) return { chain, symbol: added.symbol, contract: added.contract, decimals: added.decimals };
+  const t = settings.tokens.find((x) => x.symbol.toUpperCase() === upper);
+  return t ? { chain, ...t } : null;
+}

@@ -1,0 +1,107 @@
+import { Cron } from 'croner';
+import type { Logger } from '../src/lib/logger.ts';
+
+/** A job: one step of work that writes only whole transactions; `signal` asks it to stop between steps. */
+export type Job = (signal: AbortSignal) => Promise<unknown>;
+
+interface Entry {
+  name: string;
+  job: Job;
+  running: Promise<void> | null;
+  again: boolean;
+  cron: Cron | null;
+  timer: NodeJS.Timeout | null;
+}
+
+/**
+ * Runs jobs on a cadence with overlap protection: croner jobs (`protect: true`) for cadences of a
+ * second or more, a timer loop for sub-second cadences (tests, fast devnets). A job can be nudged to
+ * run now. `stop()` stops scheduling, asks running jobs to finish their current step, and waits.
+ * A failing run is logged and the job runs again on its next tick; it never stops the worker.
+ */
+export class Scheduler {
+  private readonly entries = new Map<string, Entry>();
+  private readonly controller = new AbortController();
+  private stopped = false;
+
+  constructor(private readonly logger: Logger) {}
+
+  /** Schedules `job` every `intervalMs` (first run immediately). */
+  every(name: string, intervalMs: number, job: Job): void {
+    const entry: Entry = { name, job, running: null, again: false, cron: null, timer: null };
+    this.entries.set(name, entry);
+    if (intervalMs >= 1000) {
+      entry.cron = new Cron(
+        '* * * * * *',
+        { interval: Math.round(intervalMs / 1000), protect: true, name },
+        () => this.run(entry),
+      );
+    } else {
+      const loop = () => {
+        if (this.stopped) return;
+        void this.run(entry).finally(() => {
+          if (!this.stopped) entry.timer = setTimeout(loop, intervalMs);
+        });
+      };
+      entry.timer = setTimeout(loop, 0);
+      return;
+    }
+    void this.run(entry);
+  }
+
+  /** Runs a job as soon as it is free (once more if it is running now). */
+  nudge(name: string): void {
+    const entry = this.entries.get(name);
+    if (!entry || this.stopped) return;
+    if (entry.running) entry.again = true;
+    else void this.run(entry);
+  }
+
+  /** Whether stop() was called. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  private run(entry: Entry): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (entry.running) return entry.running;
+    const started = Date.now();
+    entry.running = entry
+      .job(this.controller.signal)
+      .then((summary) => {
+        if (summary && typeof summary === 'object' && Object.values(summary).some((v) => v)) {
+          this.logger.debug({ job: entry.name, ms: Date.now() - started, ...summary }, 'job done');
+        }
+      })
+      .catch((err: unknown) => {
+        this.logger.error({ job: entry.name, err }, 'job failed; it will run again on its next tick');
+      })
+      .finally(() => {
+        entry.running = null;
+        if (entry.again && !this.stopped) {
+          entry.again = false;
+          void this.run(entry);
+        }
+      });
+    return entry.running;
+  }
+
+  /** Stops scheduling and waits (up to `graceMs`) for running jobs to finish their current step. */
+  async stop(graceMs = 30_000): Promise<void> {
+    this.stopped = true;
+    this.controller.abort();
+    for (const e of this.entries.values()) {
+      e.cron?.stop();
+      if (e.timer) clearTimeout(e.timer);
+    }
+    const running = [...this.entries.values()].map((e) => e.running).filter((p) => p !== null);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled(running),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+}
