@@ -40,11 +40,18 @@ export function findSigner(
   messages: string[],
   sign: string,
 ): Merchant {
-  const candidates = merchantId ? [directory.byId(merchantId)].filter((m) => m !== null) : directory.active();
-  for (const merchant of candidates) {
-    for (const message of messages) if (hmacHexEquals(merchant.token, message, sign)) return merchant;
-  }
-  throw new AppError('invalid_signature');
+  const attempt = (): Merchant | null => {
+    const candidates = merchantId
+      ? [directory.byId(merchantId)].filter((m) => m !== null)
+      : directory.active();
+    for (const merchant of candidates) {
+      for (const message of messages) if (hmacHexEquals(merchant.token, message, sign)) return merchant;
+    }
+    return null;
+  };
+  const found = attempt() ?? (directory.refreshIfOlderThan(100) ? attempt() : null);
+  if (!found) throw new AppError('invalid_signature');
+  return found;
 }
 
 /**

@@ -17,7 +17,8 @@ const TTL_MS = 1000;
 
 /**
  * Active merchants with opened secrets, re-read from the database at most once a second, so a
- * `kassa merchant rotate-token` or `disable` from another process takes effect within a second.
+ * `kassa merchant rotate-token` or `disable` from another process takes effect within a second; a
+ * signature that matches nobody triggers an early re-read (at most ten a second).
  */
 export class MerchantDirectory {
   private cache: { at: number; list: Merchant[]; byId: Map<string, Merchant> } | null = null;
@@ -32,6 +33,17 @@ export class MerchantDirectory {
   /** One active merchant by id, or null. */
   byId(id: string): Merchant | null {
     return this.load().byId.get(id) ?? null;
+  }
+
+  /**
+   * Re-reads merchants if the cached list is older than `minAgeMs`; true when it did. Used after a
+   * signature matched nobody, so a merchant created a moment ago in another process is found.
+   */
+  refreshIfOlderThan(minAgeMs: number): boolean {
+    if (this.cache && this.deps.clock.now() - this.cache.at < minAgeMs) return false;
+    this.cache = null;
+    this.load();
+    return true;
   }
 
   /** Drops the cache (after this process changed a merchant). */

@@ -1,0 +1,53 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const KASSA_BIN = join(import.meta.dirname, '../../bin/kassa.mjs');
+
+/** Runs `kassa …` to completion and returns its exit code and output. */
+export function kassa(
+  args: string[],
+  env: Record<string, string>,
+): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [KASSA_BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', KASSA_LOG_LEVEL: 'info', ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Starts a long-running `kassa …` process. */
+export function spawnKassa(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [KASSA_BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** A TCP port free right now on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `url` until it answers (any status) or `timeoutMs` passes. */
+export async function waitForHttp(url: string, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
