@@ -64,6 +64,7 @@ export function produceBlock(args: {
   });
   const hash = sha256(raw);
   const id = args.number.toString(16).padStart(16, '0') + bytesToHex(hash).slice(16);
+  let signature: string | undefined;
   return {
     number: args.number,
     id,
@@ -71,7 +72,11 @@ export function produceBlock(args: {
     timestamp: args.timestamp,
     witness: witness.address,
     txTrieRoot,
-    witnessSignature: signDigest(hash, witness.privateKey),
+    // signed on first read: most blocks of a test run are never printed
+    get witnessSignature(): string {
+      signature ??= signDigest(hash, witness.privateKey);
+      return signature;
+    },
     txs: args.txs,
     state: args.state,
   };

@@ -133,7 +133,8 @@ export class Chain {
     const at = this.#index.get(txID);
     if (at === undefined || at.block > this.latest(view).number) return undefined;
     const block = this.#blocks[at.block]!;
-    return { included: block.txs[at.position]!, block, position: at.position };
+    const included = block.txs[at.position];
+    return included?.tx.txID === txID ? { included, block, position: at.position } : undefined;
   }
 
   /** State a read sees: the head with its pool applied, or the solidified block's. */

@@ -56,6 +56,7 @@ export interface FakeTronNode {
   head(): number;
   /** solidified block number */
   solid(): number;
+  /** head, solid and pool at a glance */
   state(): FakeTronState;
   /** TRX balance in sun as the head (default) or the solidified state sees it */
   trxBalance(address: string, view?: View): bigint;

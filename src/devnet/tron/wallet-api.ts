@@ -66,7 +66,7 @@ const ROUTES: Readonly<Record<string, Route>> = {
   getblockbynum: {
     solidity: true,
     handler: (chain, params, view) => {
-      const block = chain.block(Number(int(params.num, 'num')), view);
+      const block = chain.block(Number(parseInt64(params.num, 'num')), view);
       return block === undefined ? {} : renderBlock(block);
     },
   },
@@ -81,7 +81,7 @@ const ROUTES: Readonly<Record<string, Route>> = {
   getblockbylatestnum: {
     solidity: true,
     handler: (chain, params, view) => {
-      const count = Number(int(params.num, 'num'));
+      const count = Number(parseInt64(params.num, 'num'));
       if (count <= 0 || count > 100) return {};
       const head = chain.latest(view).number;
       return blockList(chain, view, Math.max(0, head - count + 1), head + 1);
@@ -104,7 +104,7 @@ const ROUTES: Readonly<Record<string, Route>> = {
   gettransactioninfobyblocknum: {
     solidity: true,
     handler: (chain, params, view) => {
-      const number = Number(int(params.num, 'num'));
+      const number = Number(parseInt64(params.num, 'num'));
       if (number <= 0) return {};
       // java-tron answers [] for a block it does not have yet, exactly like for an empty block.
       const block = chain.block(number, view);
@@ -185,8 +185,8 @@ function getBlock(chain: Chain, params: Params, view: View): unknown {
 }
 
 function getBlockByLimitNext(chain: Chain, params: Params, view: View): unknown {
-  const start = Number(int(params.startNum, 'startNum'));
-  const end = Number(int(params.endNum, 'endNum'));
+  const start = Number(parseInt64(params.startNum, 'startNum'));
+  const end = Number(parseInt64(params.endNum, 'endNum'));
   if (end <= 0 || end <= start || end - start > 100) return {};
   return blockList(chain, view, Math.max(0, start), end);
 }
@@ -328,10 +328,6 @@ function addressOr(value: unknown, message: string): HexAddress {
   } catch {
     throw contractValidateServletError(message);
   }
-}
-
-function int(value: unknown, field: string): bigint {
-  return parseInt64(value, field);
 }
 
 function flag(value: unknown): boolean {
