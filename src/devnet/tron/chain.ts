@@ -284,6 +284,9 @@ export class Chain {
   }
 
   #deployInto(states: readonly State[], options: DeployTrc20Options, at: number): HexAddress {
+    if (typeof options.symbol !== 'string' || typeof options.name !== 'string') {
+      throw new TypeError('a token needs a symbol and a name');
+    }
     if (!Number.isInteger(options.decimals) || options.decimals < 0 || options.decimals > 77) {
       throw new RangeError('decimals must be an integer in 0..77');
     }

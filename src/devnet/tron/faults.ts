@@ -33,6 +33,12 @@ export class Faults {
     if (count !== 'always' && (!Number.isSafeInteger(count) || count < 1)) {
       throw new Error(`fail count must be a positive integer or 'always'`);
     }
+    if (
+      rule.paths !== undefined &&
+      !(Array.isArray(rule.paths) && rule.paths.every((p) => typeof p === 'string'))
+    ) {
+      throw new Error('fail paths must be a list of strings');
+    }
     this.#rules.push({ rule, remaining: count === 'always' ? Number.POSITIVE_INFINITY : count });
   }
 
