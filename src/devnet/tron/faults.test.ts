@@ -151,6 +151,9 @@ describe('/_fake control API', () => {
     await post(node, '/_fake/fail', { mode: 'none' });
     expect((await post(node, '/wallet/getnowblock')).status).toBe(200);
     expect((await post(node, '/_fake/fail', { mode: 'nope' })).status).toBe(400);
+    expect((await post(node, '/_fake/fail', { mode: '503', paths: 'getnowblock' })).status).toBe(400);
+    expect((await post(node, '/_fake/deploy-trc20', { decimals: 6 })).status).toBe(400);
+    expect((await post(node, '/wallet/getnowblock')).status).toBe(200);
     expect((await post(node, '/_fake/unknown')).status).toBe(404);
   });
 });
