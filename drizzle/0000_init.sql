@@ -39,7 +39,6 @@ CREATE TABLE `deposit_addresses` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `deposit_addresses_address` ON `deposit_addresses` (`address`);--> statement-breakpoint
-CREATE UNIQUE INDEX `deposit_addresses_order` ON `deposit_addresses` (`order_ref`);--> statement-breakpoint
 CREATE INDEX `deposit_addresses_free` ON `deposit_addresses` (`family`,`idx`) WHERE order_ref IS NULL;--> statement-breakpoint
 CREATE TABLE `merchants` (
 	`id` text PRIMARY KEY NOT NULL,

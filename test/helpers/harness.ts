@@ -31,14 +31,14 @@ export interface Harness {
       sign?: string;
       headers?: Record<string, string>;
     },
-  ): Promise<Response>;
+  ): Response | Promise<Response>;
   /** GETs `path` with `sign` = HMAC(token, orderId) appended. */
   getSigned(
     path: string,
     m: MerchantCreated,
     orderId: string,
     query?: Record<string, string>,
-  ): Promise<Response>;
+  ): Response | Promise<Response>;
   close(): void;
 }
 

@@ -1,15 +1,22 @@
-import { lt } from 'drizzle-orm';
+import { lt, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
+import { prepared } from '../prepared.ts';
 import { requestNonces } from '../schema/request-nonces.ts';
 
 /** Records a nonce; false when the merchant already used it (a replay). */
 export function consumeNonce(db: Db, merchantId: string, nonce: string, expiresAt: number): boolean {
-  const result = db
-    .insert(requestNonces)
-    .values({ merchantId, nonce, expiresAt })
-    .onConflictDoNothing()
-    .run();
-  return result.changes === 1;
+  const insert = prepared(db, 'nonces.insert', () =>
+    db
+      .insert(requestNonces)
+      .values({
+        merchantId: sql.placeholder('merchantId'),
+        nonce: sql.placeholder('nonce'),
+        expiresAt: sql.placeholder('expiresAt'),
+      } as never)
+      .onConflictDoNothing()
+      .prepare(),
+  );
+  return insert.run({ merchantId, nonce, expiresAt }).changes === 1;
 }
 
 /** Forgets nonces whose timestamp window has passed; they can no longer be replayed anyway. */

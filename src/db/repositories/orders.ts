@@ -6,6 +6,7 @@ import { toNotifyOrder } from '../../domain/notify-order.ts';
 import type { Order, OrderStatus, OrderType } from '../../domain/order.ts';
 import { newId } from '../../lib/ids.ts';
 import { type Db, writeTransaction } from '../client.ts';
+import { prepared } from '../prepared.ts';
 import { depositAddresses } from '../schema/deposit-addresses.ts';
 import { orders } from '../schema/orders.ts';
 import { webhookEvents } from '../schema/webhook-events.ts';
@@ -33,13 +34,79 @@ export interface NewOrder {
 
 /** Finds a merchant's order by the merchant's orderId. */
 export function findOrderByMerchantOrderId(db: Db, merchantId: string, orderId: string): Order | null {
-  const row = db
-    .select()
-    .from(orders)
-    .where(and(eq(orders.merchantId, merchantId), eq(orders.orderId, orderId)))
-    .get();
+  const row = selectByMerchantOrder(db).get({ merchantId, orderId });
   return row ? rowToOrder(row) : null;
 }
+
+const selectByMerchantOrder = (db: Db) =>
+  prepared(db, 'orders.byMerchantOrder', () =>
+    db
+      .select()
+      .from(orders)
+      .where(
+        and(
+          eq(orders.merchantId, sql.placeholder('merchantId')),
+          eq(orders.orderId, sql.placeholder('orderId')),
+        ),
+      )
+      .prepare(),
+  );
+
+const selectFreeAddress = (db: Db) =>
+  prepared(db, 'deposit.free', () =>
+    db
+      .select({ idx: depositAddresses.idx, address: depositAddresses.address })
+      .from(depositAddresses)
+      .where(and(eq(depositAddresses.family, sql.placeholder('family')), isNull(depositAddresses.orderRef)))
+      .orderBy(asc(depositAddresses.idx))
+      .limit(1)
+      .prepare(),
+  );
+
+const takeAddress = (db: Db) =>
+  prepared(db, 'deposit.take', () =>
+    db
+      .update(depositAddresses)
+      .set({ orderRef: sql.placeholder('orderRef'), allocatedAt: sql.placeholder('now') } as never)
+      .where(
+        and(
+          eq(depositAddresses.family, sql.placeholder('family')),
+          eq(depositAddresses.idx, sql.placeholder('idx')),
+        ),
+      )
+      .prepare(),
+  );
+
+const ORDER_COLUMNS = [
+  'id',
+  'merchantId',
+  'orderId',
+  'uid',
+  'type',
+  'chain',
+  'symbol',
+  'tokenContract',
+  'decimals',
+  'amount',
+  'amountBase',
+  'fee',
+  'status',
+  'address',
+  'receiveAddress',
+  'expiresAt',
+  'paramsKey',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+const insertOrderStatement = (db: Db) =>
+  prepared(db, 'orders.insert', () =>
+    db
+      .insert(orders)
+      .values(Object.fromEntries(ORDER_COLUMNS.map((c) => [c, sql.placeholder(c)])) as never)
+      .returning()
+      .prepare(),
+  );
 
 /** Finds an order by its internal id. */
 export function findOrderById(db: Db, id: string): Order | null {
@@ -68,41 +135,36 @@ export function createOrder(
   },
 ): { order: Order; created: boolean; paramsKey: string } {
   return writeTransaction(db, () => {
-    const existing = db
-      .select()
-      .from(orders)
-      .where(and(eq(orders.merchantId, input.order.merchantId), eq(orders.orderId, input.order.orderId)))
-      .get();
+    const existing = selectByMerchantOrder(db).get({
+      merchantId: input.order.merchantId,
+      orderId: input.order.orderId,
+    });
     if (existing) return { order: rowToOrder(existing), created: false, paramsKey: existing.paramsKey };
     const id = newId('ord');
     let address = input.order.address;
     if (input.family) address = takeDepositAddress(db, input.family, id, input.now, input.derive);
     if (!address) throw new AppError('internal', 'An order needs an address.');
-    const row = db
-      .insert(orders)
-      .values({
-        id,
-        merchantId: input.order.merchantId,
-        orderId: input.order.orderId,
-        uid: input.order.uid,
-        type: input.order.type,
-        chain: input.order.chain,
-        symbol: input.order.symbol,
-        tokenContract: input.order.tokenContract,
-        decimals: input.order.decimals,
-        amount: input.order.amount,
-        amountBase: input.order.amountBase.toString(),
-        fee: input.order.fee,
-        status: 'INIT',
-        address,
-        receiveAddress: input.order.receiveAddress,
-        expiresAt: input.order.expiresAt,
-        paramsKey: input.order.paramsKey,
-        createdAt: input.now,
-        updatedAt: input.now,
-      })
-      .returning()
-      .get();
+    const row = insertOrderStatement(db).get({
+      id,
+      merchantId: input.order.merchantId,
+      orderId: input.order.orderId,
+      uid: input.order.uid,
+      type: input.order.type,
+      chain: input.order.chain,
+      symbol: input.order.symbol,
+      tokenContract: input.order.tokenContract,
+      decimals: input.order.decimals,
+      amount: input.order.amount,
+      amountBase: input.order.amountBase.toString(),
+      fee: input.order.fee,
+      status: 'INIT',
+      address,
+      receiveAddress: input.order.receiveAddress,
+      expiresAt: input.order.expiresAt,
+      paramsKey: input.order.paramsKey,
+      createdAt: input.now,
+      updatedAt: input.now,
+    }) as OrderRow;
     return { order: rowToOrder(row), created: true, paramsKey: row.paramsKey };
   });
 }
@@ -114,18 +176,9 @@ function takeDepositAddress(
   now: number,
   derive: (family: Family, index: number) => string,
 ): string {
-  const free = db
-    .select({ idx: depositAddresses.idx, address: depositAddresses.address })
-    .from(depositAddresses)
-    .where(and(eq(depositAddresses.family, family), isNull(depositAddresses.orderRef)))
-    .orderBy(asc(depositAddresses.idx))
-    .limit(1)
-    .get();
+  const free = selectFreeAddress(db).get({ family });
   if (free) {
-    db.update(depositAddresses)
-      .set({ orderRef, allocatedAt: now })
-      .where(and(eq(depositAddresses.family, family), eq(depositAddresses.idx, free.idx)))
-      .run();
+    takeAddress(db).run({ orderRef, now, family, idx: free.idx });
     return free.address;
   }
   const next = nextDepositIndex(db, family);

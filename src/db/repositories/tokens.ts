@@ -1,6 +1,7 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Network } from '../../domain/chains.ts';
 import type { Db } from '../client.ts';
+import { prepared } from '../prepared.ts';
 import { tokens } from '../schema/tokens.ts';
 
 export interface TokenRecord {
@@ -24,23 +25,7 @@ export function upsertToken(db: Db, token: TokenRecord, now: number): void {
 
 /** Operator-added tokens of a network. */
 export function listAddedTokens(db: Db, network: Network): TokenRecord[] {
-  return db
-    .select({
-      network: tokens.network,
-      chain: tokens.chain,
-      symbol: tokens.symbol,
-      contract: tokens.contract,
-      decimals: tokens.decimals,
-    })
-    .from(tokens)
-    .where(eq(tokens.network, network))
-    .orderBy(asc(tokens.id))
-    .all();
-}
-
-/** One operator-added token. */
-export function findAddedToken(db: Db, network: Network, chain: string, symbol: string): TokenRecord | null {
-  return (
+  return prepared(db, 'tokens.list', () =>
     db
       .select({
         network: tokens.network,
@@ -50,7 +35,33 @@ export function findAddedToken(db: Db, network: Network, chain: string, symbol: 
         decimals: tokens.decimals,
       })
       .from(tokens)
-      .where(and(eq(tokens.network, network), eq(tokens.chain, chain), eq(tokens.symbol, symbol)))
-      .get() ?? null
+      .where(eq(tokens.network, sql.placeholder('network')))
+      .orderBy(asc(tokens.id))
+      .prepare(),
+  ).all({ network }) as TokenRecord[];
+}
+
+/** One operator-added token. */
+export function findAddedToken(db: Db, network: Network, chain: string, symbol: string): TokenRecord | null {
+  return (
+    (prepared(db, 'tokens.find', () =>
+      db
+        .select({
+          network: tokens.network,
+          chain: tokens.chain,
+          symbol: tokens.symbol,
+          contract: tokens.contract,
+          decimals: tokens.decimals,
+        })
+        .from(tokens)
+        .where(
+          and(
+            eq(tokens.network, sql.placeholder('network')),
+            eq(tokens.chain, sql.placeholder('chain')),
+            eq(tokens.symbol, sql.placeholder('symbol')),
+          ),
+        )
+        .prepare(),
+    ).get({ network, chain, symbol }) as TokenRecord | undefined) ?? null
   );
 }

@@ -18,7 +18,8 @@ export const depositAddresses = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.family, t.idx] }),
     uniqueIndex('deposit_addresses_address').on(t.address),
-    uniqueIndex('deposit_addresses_order').on(t.orderRef),
+    // The pool: free addresses in index order. No index on order_ref, or the planner would pick it
+    // for `order_ref IS NULL` and sort the whole pool on every allocation.
     index('deposit_addresses_free').on(t.family, t.idx).where(sql`order_ref IS NULL`),
   ],
 );

@@ -1,0 +1,108 @@
+/**
+ * API benchmark (issue 2): signed createCollection against the real Kassa API, and in the same run a
+ * bare Hono endpoint doing one HMAC check and one better-sqlite3 insert as the baseline. Each
+ * server runs in its own process; autocannon runs here, all on 127.0.0.1.
+ *
+ *   npx tsx bench/api.ts [--duration 10] [--connections 50] [--pool 40000]
+ *
+ * Budget (2-core machine): ≥ 2,000 signed createCollection/s, p99 < 50 ms, ≥ half the baseline.
+ */
+import { spawn } from 'node:child_process';
+import { createHmac, randomUUID } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    pool: { type: 'string', default: '40000' },
+  },
+});
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+
+async function startServer(mode: string, pool: number) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/api-server.ts', mode, String(pool)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve) =>
+    createInterface({ input: child.stdout }).once('line', resolve),
+  );
+  return { child, info: JSON.parse(line) as { port: number; token: string; poolMs?: number } };
+}
+
+function sign(token: string, data: unknown) {
+  const text = JSON.stringify(data);
+  return `{"sign":"${createHmac('sha256', token).update(text).digest('hex')}","timestamp":${Math.floor(Date.now() / 1000)},"nonce":"${randomUUID()}","data":${text}}`;
+}
+
+async function run(port: number, path: string, body: () => string) {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}${path}`,
+    connections,
+    duration,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => ({ ...req, body: body() }),
+      },
+    ],
+  });
+  return {
+    requestsPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    total: result.requests.total,
+  };
+}
+
+const chains = [
+  { chain: 'ETH', symbol: 'USDT' },
+  { chain: 'TRON', symbol: 'USDT' },
+  { chain: 'BSC', symbol: 'USDC' },
+];
+
+const baseline = await startServer('baseline', 0);
+const base = await run(baseline.info.port, '/hit', () =>
+  sign(baseline.info.token, { amount: '10.5', symbol: 'USDT', chain: 'ETH', orderId: randomUUID() }),
+);
+baseline.child.kill('SIGTERM');
+
+const kassa = await startServer('kassa', Number(values.pool));
+let i = 0;
+const signed = await run(kassa.info.port, '/v1/order/createCollection', () => {
+  const c = chains[i++ % chains.length] as (typeof chains)[number];
+  return sign(kassa.info.token, {
+    amount: '10.5',
+    symbol: c.symbol,
+    chain: c.chain,
+    orderId: `bench-${i}-${randomUUID()}`,
+  });
+});
+kassa.child.kill('SIGTERM');
+
+const ratio = signed.requestsPerSec / base.requestsPerSec;
+const report = {
+  date: new Date().toISOString(),
+  machine: `${(await import('node:os')).cpus().length} × ${(await import('node:os')).cpus()[0]?.model}, Node ${process.version}`,
+  settings: {
+    duration,
+    connections,
+    addressPoolPrefilled: Number(values.pool),
+    poolFillMs: kassa.info.poolMs,
+  },
+  baseline: base,
+  createCollection: signed,
+  ratioToBaseline: Number(ratio.toFixed(2)),
+  budget: {
+    throughput: signed.requestsPerSec >= 2000 ? 'met' : 'MISSED',
+    p99: signed.p99 < 50 ? 'met' : 'MISSED',
+    halfBaseline: ratio >= 0.5 ? 'met' : 'MISSED',
+  },
+};
+console.log(JSON.stringify(report, null, 2));

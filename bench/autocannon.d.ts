@@ -1,0 +1,37 @@
+// Minimal typings for the parts of autocannon 9 the benchmarks use (it ships none).
+declare module 'autocannon' {
+  interface Histogram {
+    average: number;
+    mean: number;
+    p50: number;
+    p90: number;
+    p99: number;
+    max: number;
+    total: number;
+  }
+  interface Result {
+    requests: Histogram;
+    latency: Histogram;
+    throughput: Histogram;
+    non2xx: number;
+    errors: number;
+    timeouts: number;
+  }
+  interface RequestSpec {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    setupRequest?: (req: RequestSpec, context: Record<string, unknown>) => RequestSpec;
+  }
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    amount?: number;
+    pipelining?: number;
+    requests?: RequestSpec[];
+  }
+  function autocannon(options: Options): Promise<Result>;
+  export default autocannon;
+}
