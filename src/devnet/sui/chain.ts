@@ -16,7 +16,7 @@ import {
   requiredSigners,
 } from './executor.ts';
 import { OBJECT_STORAGE_COST } from './gas.ts';
-import { blake2b256, deriveObjectId, labelDigest } from './hashing.ts';
+import { blake2b256, deriveObjectId, digestBytes, labelDigest } from './hashing.ts';
 import { type CheckpointRecord, Ledger, type TransactionRecord } from './ledger.ts';
 import { type CoinObject, ObjectStore, sealObject, type TreasuryCapObject } from './objects.ts';
 import { verifySignatures } from './signatures.ts';
@@ -64,14 +64,14 @@ export class FakeSuiChain {
     this.params = { epoch: options.epoch, referenceGasPrice: options.referenceGasPrice };
     this.usdcType = `${usdcPackageId(options.seed)}::usdc::USDC`;
     this.coins = coinRegistry(this.usdcType);
-    this.ledger = new Ledger(options.epoch, GENESIS_TIMESTAMP_MS);
-    this.chainId = this.ledger.genesis.digest;
 
     const keypair = Ed25519Keypair.fromSecretKey(
       blake2b256(new TextEncoder().encode(`kassa-fake-sui/faucet/${options.seed}`)),
     );
     const address = keypair.toSuiAddress();
     const genesisTx = labelDigest(`kassa-fake-sui/genesis/${options.seed}`);
+    this.ledger = new Ledger(options.epoch, GENESIS_TIMESTAMP_MS, digestBytes(genesisTx));
+    this.chainId = this.ledger.genesis.digest;
     const gasCoin: CoinObject = sealObject({
       kind: 'coin',
       id: deriveObjectId(genesisTx, 0n),

@@ -33,6 +33,7 @@ export interface CheckpointRecord {
   timestampMs: bigint;
   previousDigest: string | undefined;
   contentDigest: string;
+  versionSpecificData: Uint8Array;
   summaryBcs: Uint8Array;
   contentsBcs: Uint8Array;
   networkTotalTransactions: bigint;
@@ -86,12 +87,16 @@ export class Ledger {
   private readonly checkpointsByDigest = new Map<string, CheckpointRecord>();
   private readonly listeners = new Set<(checkpoint: CheckpointRecord) => void>();
 
-  /** Seals the genesis checkpoint (empty, at a fixed time, so the chain id depends only on the seed). */
+  /**
+   * Seals the genesis checkpoint: empty, at a fixed time, with `genesisData` (derived from the seed)
+   * as its version-specific data, so the chain id depends on the seed and nothing else.
+   */
   constructor(
     private readonly epoch: bigint,
     genesisTimestampMs: bigint,
+    genesisData: Uint8Array,
   ) {
-    this.seal(genesisTimestampMs);
+    this.seal(genesisTimestampMs, genesisData);
   }
 
   /** Records an executed transaction; it lands in the next sealed checkpoint. Throws if recorded twice. */
@@ -107,7 +112,7 @@ export class Ledger {
   }
 
   /** Seals every pending transaction into the next checkpoint (possibly empty) and notifies listeners. */
-  seal(nowMs: bigint): CheckpointRecord {
+  seal(nowMs: bigint, versionSpecificData: Uint8Array = new Uint8Array(0)): CheckpointRecord {
     const previous = this.checkpoints.at(-1);
     const sequenceNumber = previous ? previous.sequenceNumber + 1n : 0n;
     const timestampMs = previous && previous.timestampMs > nowMs ? previous.timestampMs : nowMs;
@@ -139,7 +144,7 @@ export class Ledger {
       timestampMs,
       checkpointCommitments: [],
       endOfEpochData: null,
-      versionSpecificData: new Uint8Array(0),
+      versionSpecificData,
     }).toBytes();
     const record: CheckpointRecord = {
       sequenceNumber,
@@ -148,6 +153,7 @@ export class Ledger {
       timestampMs,
       previousDigest: previous?.digest,
       contentDigest,
+      versionSpecificData,
       summaryBcs,
       contentsBcs,
       networkTotalTransactions,
@@ -220,7 +226,7 @@ export function checkpointMessage(record: CheckpointRecord): Checkpoint {
       epochRollingGasCostSummary: record.rollingGas,
       timestamp: timestampOf(record.timestampMs),
       commitments: [],
-      versionSpecificData: new Uint8Array(0),
+      versionSpecificData: record.versionSpecificData,
     },
     contents: {
       bcs: { name: 'CheckpointContents', value: record.contentsBcs },
