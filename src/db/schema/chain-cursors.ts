@@ -5,6 +5,10 @@ export const chainCursors = sqliteTable('chain_cursors', {
   chain: text('chain').primaryKey(),
   /** Last block (checkpoint for SUI) whose transfers are all stored. */
   height: integer('height').notNull(),
+  /** Hash of the block at `height`: when the chain no longer has it there, a reorganisation happened. */
+  heightHash: text('height_hash').notNull().default(''),
+  /** Unix seconds of the block at `height`: orders expire only once the scan has passed their expiry. */
+  heightTime: integer('height_time').notNull().default(0),
   /** Highest block known final at the last scan. */
   finalHeight: integer('final_height').notNull(),
   updatedAt: integer('updated_at').notNull(),

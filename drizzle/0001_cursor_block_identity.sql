@@ -1,0 +1,2 @@
+ALTER TABLE `chain_cursors` ADD `height_hash` text DEFAULT '' NOT NULL;--> statement-breakpoint
+ALTER TABLE `chain_cursors` ADD `height_time` integer DEFAULT 0 NOT NULL;
