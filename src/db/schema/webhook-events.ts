@@ -13,7 +13,10 @@ export const webhookEvents = sqliteTable(
     data: text('data').notNull(),
     status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull(),
     attempts: integer('attempts').notNull().default(0),
+    /** When the next attempt is due; while an attempt is in flight, the end of its lease. */
     nextAttemptAt: integer('next_attempt_at').notNull(),
+    /** Retrying stops after this time; null = createdAt + webhooks.retryForSeconds. A resend sets it. */
+    retryUntil: integer('retry_until'),
     lastError: text('last_error'),
     createdAt: integer('created_at').notNull(),
     deliveredAt: integer('delivered_at'),
