@@ -43,6 +43,7 @@ export interface ExecuteResult {
   alreadyExecuted: boolean;
 }
 
+/** One chain: object store, ledger, parameters, faucet identity; see the file comment. */
 export class FakeSuiChain {
   readonly store = new ObjectStore();
   readonly ledger: Ledger;

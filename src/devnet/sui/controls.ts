@@ -11,7 +11,7 @@
  * Amounts are decimal strings (never JSON numbers). Answers are JSON; errors are
  * `{"error": "..."}` with 400, 404 or 405.
  */
-import type { FailureRule } from './failures.ts';
+import { type FailureRule, InvalidFailureRule } from './failures.ts';
 import type { MintResult } from './faucet.ts';
 import { GrpcError } from './grpc-status.ts';
 
@@ -56,7 +56,7 @@ function mintJson(result: MintResult) {
   return { digest: result.digest, coinObjectId: result.coinObjectId ?? null };
 }
 
-/** Serves one `/_fake/*` request. Never throws; failures become 4xx answers. */
+/** Serves one `/_fake/*` request. Bad requests become 4xx answers; unexpected errors propagate (the server answers 500). */
 export async function handleControl(
   target: ControlTarget,
   method: string,
@@ -110,10 +110,12 @@ export async function handleControl(
         return { status: 200, body: target.state() };
     }
   } catch (error) {
-    if (error instanceof BadRequest || error instanceof SyntaxError || error instanceof GrpcError) {
-      return { status: 400, body: { error: error.message } };
-    }
-    if (error instanceof Error && /failure mode|count must/.test(error.message)) {
+    if (
+      error instanceof BadRequest ||
+      error instanceof SyntaxError ||
+      error instanceof GrpcError ||
+      error instanceof InvalidFailureRule
+    ) {
       return { status: 400, body: { error: error.message } };
     }
     throw error;

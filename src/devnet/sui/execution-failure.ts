@@ -18,6 +18,7 @@ export interface MoveAbortInfo {
   code: bigint;
 }
 
+/** Thrown by the PTB interpreter; the executor turns it into a failed, gas-charged transaction. */
 export class ExecutionFailure extends Error {
   /** `ExecutionError.kind` member name in the gRPC enum, e.g. `INSUFFICIENT_GAS`. */
   readonly kind: string;

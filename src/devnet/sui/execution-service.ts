@@ -79,6 +79,7 @@ function withBudget(bytes: Uint8Array, budget: bigint): Uint8Array {
   return bcs.TransactionData.serialize({ V1: data }).toBytes();
 }
 
+/** Handlers of `sui.rpc.v2.TransactionExecutionService`. */
 export const executionService: ServiceImplementation = {
   unary: {
     ExecuteTransaction: async (

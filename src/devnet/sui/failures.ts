@@ -20,6 +20,14 @@ export interface FailureRule {
   phase?: 'before' | 'after';
 }
 
+/** A failure rule that cannot be applied. */
+export class InvalidFailureRule extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidFailureRule';
+  }
+}
+
 interface ActiveRule extends FailureRule {
   remaining: number;
 }
@@ -44,14 +52,31 @@ function errorFor(mode: FailureRule['mode']): GrpcError | undefined {
 export class FailureInjector {
   private rules: ActiveRule[] = [];
 
-  /** Adds a rule. Throws on an unknown mode or a non-positive count. */
+  /**
+   * Adds a rule. Throws InvalidFailureRule on an unknown mode or phase, a non-positive count, a
+   * negative delay or a method list that is not strings.
+   */
   add(rule: FailureRule): void {
-    if (!['unavailable', 'slow', 'rate-limited'].includes(rule.mode))
-      throw new Error(`unknown failure mode ${rule.mode}`);
-    if (rule.count !== undefined && (!Number.isInteger(rule.count) || rule.count <= 0)) {
-      throw new Error('count must be a positive integer');
+    if (!['unavailable', 'slow', 'rate-limited'].includes(rule.mode)) {
+      throw new InvalidFailureRule(`unknown failure mode ${rule.mode}`);
     }
-    this.rules.push({ ...rule, remaining: rule.count ?? Number.POSITIVE_INFINITY });
+    if (rule.count !== undefined && (!Number.isInteger(rule.count) || rule.count <= 0)) {
+      throw new InvalidFailureRule('count must be a positive integer');
+    }
+    if (rule.delayMs !== undefined && (!Number.isInteger(rule.delayMs) || rule.delayMs < 0)) {
+      throw new InvalidFailureRule('delayMs must be a non-negative integer');
+    }
+    if (
+      rule.methods !== undefined &&
+      (!Array.isArray(rule.methods) || rule.methods.some((m) => typeof m !== 'string'))
+    ) {
+      throw new InvalidFailureRule('methods must be a list of method names');
+    }
+    if (rule.phase !== undefined && rule.phase !== 'before' && rule.phase !== 'after') {
+      throw new InvalidFailureRule('phase must be before or after');
+    }
+    const { mode, count, methods, delayMs, phase } = rule;
+    this.rules.push({ mode, count, methods, delayMs, phase, remaining: count ?? Number.POSITIVE_INFINITY });
   }
 
   /** Removes every rule. */
@@ -61,10 +86,14 @@ export class FailureInjector {
 
   /** The rules still active (for the state endpoint). */
   active(): FailureRule[] {
-    return this.rules.map(({ remaining, ...rule }) => ({
-      ...rule,
-      ...(Number.isFinite(remaining) ? { count: remaining } : {}),
-    }));
+    return this.rules.map((rule) => {
+      const out: FailureRule = { mode: rule.mode };
+      if (Number.isFinite(rule.remaining)) out.count = rule.remaining;
+      if (rule.methods) out.methods = rule.methods;
+      if (rule.delayMs !== undefined) out.delayMs = rule.delayMs;
+      if (rule.phase) out.phase = rule.phase;
+      return out;
+    });
   }
 
   /** Consumes the matching rules for a call to `path` (`/sui.rpc.v2.LedgerService/GetCheckpoint`). */

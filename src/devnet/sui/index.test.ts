@@ -1,7 +1,7 @@
 import { bcs } from '@mysten/sui/bcs';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
-import { coinWithBalance } from '@mysten/sui/transactions';
+import { coinWithBalance, Transaction } from '@mysten/sui/transactions';
 import { toBase58 } from '@mysten/sui/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUI_TYPE } from './coin-types.ts';
@@ -388,6 +388,18 @@ describe('fake Sui node with the unmodified SuiGrpcClient', () => {
     expect(ownedOutputs).toEqual([]);
     expect((await client.core.getCoins({ address: owner, coinType: node.usdcType })).objects).toEqual([]);
     expect(await balanceOf(owner, node.usdcType)).toBe(7n * USDC);
+  });
+
+  it('cannot resolve a transaction through SuiGrpcClient in SDK 1.45, so the fake is fed fully specified ones', async () => {
+    const sender = new Ed25519Keypair().toSuiAddress();
+    const unresolved = new Transaction();
+    unresolved.setSender(sender);
+    unresolved.transferObjects([unresolved.splitCoins(unresolved.gas, [1n])[0]!], sender);
+    await expect(unresolved.build({ client })).rejects.toThrow(/not supported with the GRPC client/);
+    const withIntent = new Transaction();
+    withIntent.setSender(sender);
+    withIntent.transferObjects([coinWithBalance({ type: node.usdcType, balance: 1n })], sender);
+    await expect(withIntent.build({ client })).rejects.toThrow(/only works with SuiClient/);
   });
 
   it('streams every new checkpoint in order through SubscribeCheckpoints', async () => {

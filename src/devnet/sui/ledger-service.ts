@@ -68,6 +68,7 @@ function epochMessage(chain: FakeSuiChain): Epoch {
   };
 }
 
+/** Handlers of `sui.rpc.v2.LedgerService`. */
 export const ledgerService: ServiceImplementation = {
   unary: {
     GetServiceInfo: (chain: FakeSuiChain): GetServiceInfoResponse => ({

@@ -149,6 +149,33 @@ describe('programmable transaction semantics', () => {
     expect(await balanceOf(address, SUI_TYPE)).toBe(SUI);
   });
 
+  it("requires the signature of a sponsor that pays the gas, as well as the sender's", async () => {
+    const sponsor = await fundedAccount(node, { sui: SUI });
+    const { keypair, address } = await fundedAccount(node, { sui: SUI, usdc: USDC });
+    const [usdc] = await coinRefs(client, address, node.usdcType);
+    const recipient = new Ed25519Keypair().toSuiAddress();
+    const { tx } = await newTransaction(client, sponsor.address);
+    tx.setSender(address);
+    tx.setGasOwner(sponsor.address);
+    tx.transferObjects([ownedInput(tx, usdc!)], tx.pure.address(recipient));
+    const bytes = await tx.build();
+    const senderSig = (await keypair.signTransaction(bytes)).signature;
+    const sponsorSig = (await sponsor.keypair.signTransaction(bytes)).signature;
+    await expect(
+      client.core.executeTransaction({ transaction: bytes, signatures: [senderSig] }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+    const { transaction } = await client.core.executeTransaction({
+      transaction: bytes,
+      signatures: [senderSig, sponsorSig],
+    });
+    expect(transaction.effects?.status.success).toBe(true);
+    expect(await balanceOf(recipient, node.usdcType)).toBe(USDC);
+    expect(await balanceOf(address, SUI_TYPE)).toBe(SUI);
+    expect(await balanceOf(sponsor.address, SUI_TYPE)).toBeLessThan(SUI);
+  });
+
   it('refuses what the fake does not model with UNIMPLEMENTED, before anything runs', async () => {
     const { keypair, address } = await fundedAccount(node, { sui: SUI });
     const { tx } = await newTransaction(client, address);

@@ -38,6 +38,7 @@ function page<T>(items: T[], key: (item: T) => string, token: Uint8Array | undef
   };
 }
 
+/** Handlers of `sui.rpc.v2.StateService` (ListDynamicFields is not served: UNIMPLEMENTED). */
 export const stateService: ServiceImplementation = {
   unary: {
     GetBalance: (chain: FakeSuiChain, request: GetBalanceRequest): GetBalanceResponse => {

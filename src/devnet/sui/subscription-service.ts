@@ -9,6 +9,7 @@ import { TYPES } from './proto.ts';
 import { applyReadMask, DEFAULT_MASKS, parseReadMask } from './read-mask.ts';
 import type { ServiceImplementation } from './service.ts';
 
+/** Handlers of `sui.rpc.v2.SubscriptionService`. */
 export const subscriptionService: ServiceImplementation = {
   unary: {},
   streaming: {
