@@ -163,6 +163,34 @@ describe('fake Sui node with the unmodified SuiGrpcClient', () => {
     expect(inCheckpoint?.balanceChanges).toEqual(expect.arrayContaining(usdcChanges));
   });
 
+  it('serves objects live through BatchGetObjects and at earlier versions through GetObject', async () => {
+    const { keypair: sender, address } = await fundedAccount(node, { sui: SUI, usdc: 9n * USDC });
+    const [before] = await coinRefs(client, address, node.usdcType);
+    const { tx } = await newTransaction(client, address);
+    const [part] = tx.splitCoins(ownedInput(tx, before!), [tx.pure.u64(USDC)]);
+    tx.transferObjects([part!], tx.pure.address(address));
+    await sender.signAndExecuteTransaction({ transaction: tx, client });
+
+    const missing = `0x${'ab'.repeat(32)}`;
+    const { objects } = await client.core.getObjects({ objectIds: [before!.objectId, missing] });
+    const [live, absent] = objects;
+    expect(live).not.toBeInstanceOf(Error);
+    expect(live && !(live instanceof Error) ? BigInt(live.version) : 0n).toBeGreaterThan(
+      BigInt(before!.version),
+    );
+    expect(absent).toBeInstanceOf(Error);
+    const old = await client.ledgerService.getObject({
+      objectId: before!.objectId,
+      version: BigInt(before!.version),
+      readMask: { paths: ['digest', 'balance'] },
+    });
+    expect(old.response.object?.digest).toBe(before!.digest);
+    expect(old.response.object?.balance).toBe(9n * USDC);
+    await expect(client.ledgerService.getObject({ objectId: missing }).response).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+  });
+
   it('keeps a transaction invisible until executed and puts it in the next checkpoint only', async () => {
     const { keypair: sender } = await fundedAccount(node, { sui: SUI });
     const { bytes, signature, digest } = await suiTransfer(
