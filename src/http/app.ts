@@ -7,6 +7,7 @@ import { MerchantDirectory } from '../services/merchant-directory.ts';
 import type { HttpContext } from './context.ts';
 import { asAppError, fail } from './envelope.ts';
 import { requestId, requestLogger } from './middleware/request-id.ts';
+import { checkoutRoute } from './routes/checkout.ts';
 import { createCollectionRoute } from './routes/order.create-collection.ts';
 import { createPayoutRoute } from './routes/order.create-payout.ts';
 import { getOrderStatusRoute } from './routes/order.get-order-status.ts';
@@ -46,6 +47,7 @@ export function createApp(
     orderPayRoute,
     getOrderStatusRoute,
     supportSymbolsRoute,
+    checkoutRoute,
     ...(options.extraRoutes ?? []),
   ]) {
     app.route('/', route(ctx));
