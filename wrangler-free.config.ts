@@ -28,7 +28,15 @@ const config = {
   },
   trustProxy: false,
   checkout: { frameAncestors: [] },
-  webhooks: { timeoutMs: 10_000, retryForSeconds: 3 * 24 * 3600, concurrency: 32, pollIntervalMs: 200 },
+  webhooks: {
+    timeoutMs: 10_000,
+    retryForSeconds: 3 * 24 * 3600,
+    concurrency: 32,
+    perMerchantConcurrency: 8,
+    pollIntervalMs: 200,
+    retryBaseMs: 60_000,
+    retryMaxDelayMs: 12 * 3600_000,
+  },
   worker: { expireIntervalMs: 5_000, payoutIntervalMs: 2_000 },
   chains: {
     TRON: {

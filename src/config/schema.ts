@@ -77,10 +77,23 @@ export const configSchema = z.object({
     frameAncestors: z.array(z.string()).default([]),
   }),
   webhooks: z.object({
+    /** One attempt's limit: connect, send, and read the answer. */
     timeoutMs: z.number().int().min(100),
+    /** How long a failing event is retried (from its transition, or from a resend) before it is failed. */
     retryForSeconds: z.number().int().min(1),
+    /** Requests in flight at once, over all merchants. */
     concurrency: z.number().int().min(1).max(256),
+    /** Requests in flight at once to one merchant, so one slow receiver cannot take every slot. */
+    perMerchantConcurrency: z.number().int().min(1).max(256).default(8),
     pollIntervalMs: z.number().int().min(10),
+    /** Backoff: the delay after the first failure is drawn from [base/2, base], doubling each time. */
+    retryBaseMs: z.number().int().min(1).default(60_000),
+    /** Backoff: the longest wait between two attempts (default 12 h). */
+    retryMaxDelayMs: z
+      .number()
+      .int()
+      .min(1)
+      .default(12 * 3600_000),
   }),
   worker: z.object({
     expireIntervalMs: z.number().int().min(10),
