@@ -1,0 +1,293 @@
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  inArray,
+  lt,
+  lte,
+  notExists,
+  notInArray,
+  or,
+  type Placeholder,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
+import { type Db, writeTransaction } from '../client.ts';
+import { prepared } from '../prepared.ts';
+import { orders } from '../schema/orders.ts';
+import { webhookAttempts } from '../schema/webhook-attempts.ts';
+import { webhookEvents } from '../schema/webhook-events.ts';
+
+/** A stored webhook event (the outbox row). `data` is the exact JSON text that is signed and sent. */
+export interface WebhookEvent {
+  id: string;
+  merchantId: string;
+  /** Internal order id (`ord_…`); null for events that belong to no order (test events). */
+  orderRef: string | null;
+  orderVersion: number;
+  notifyType: string;
+  data: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  nextAttemptAt: number;
+  retryUntil: number | null;
+  lastError: string | null;
+  createdAt: number;
+  deliveredAt: number | null;
+}
+
+/** One recorded delivery attempt. `statusCode` is null when no HTTP answer came back. */
+export interface WebhookAttempt {
+  eventId: string;
+  attemptedAt: number;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+/** What an attempt decided for its event. */
+export type AttemptOutcome =
+  | { status: 'delivered' }
+  | { status: 'pending'; nextAttemptAt: number }
+  | { status: 'failed' };
+
+const earlier = alias(webhookEvents, 'earlier');
+
+/**
+ * The due condition: pending, due by `now`, and no earlier event of the same order still pending
+ * (in flight or waiting for a retry). Events without an order wait for nothing.
+ */
+function dueCondition(db: Db, now: number | Placeholder, excludeMerchantIds: string[]): SQL {
+  const conditions = [
+    eq(webhookEvents.status, 'pending'),
+    lte(webhookEvents.nextAttemptAt, now),
+    notExists(
+      db
+        .select({ one: sql`1` })
+        .from(earlier)
+        .where(
+          and(
+            eq(earlier.orderRef, webhookEvents.orderRef),
+            eq(earlier.status, 'pending'),
+            lt(earlier.orderVersion, webhookEvents.orderVersion),
+          ),
+        ),
+    ),
+  ];
+  if (excludeMerchantIds.length > 0)
+    conditions.push(notInArray(webhookEvents.merchantId, excludeMerchantIds));
+  return and(...conditions) as SQL;
+}
+
+const selectDue = (db: Db) =>
+  prepared(db, 'webhooks.due', () =>
+    db
+      .select()
+      .from(webhookEvents)
+      .where(dueCondition(db, sql.placeholder('now'), []))
+      .orderBy(
+        asc(webhookEvents.nextAttemptAt),
+        asc(webhookEvents.createdAt),
+        asc(webhookEvents.orderVersion),
+      )
+      .limit(sql.placeholder('limit'))
+      .prepare(),
+  );
+
+/**
+ * Claims due events for delivery, in one write transaction: selects up to `scan` candidates in due
+ * order (oldest first, at most one per order since a later event waits for the earlier one), keeps
+ * those `accept` takes (up to `limit`), and leases them by moving their `nextAttemptAt` to
+ * `leaseUntil`. A lease that runs out (the worker died mid-request) makes the event due again, so
+ * delivery is at least once. Merchants in `excludeMerchantIds` are skipped in SQL.
+ */
+export function claimDueWebhookEvents(
+  db: Db,
+  input: {
+    now: number;
+    limit: number;
+    leaseUntil: number;
+    scan?: number;
+    excludeMerchantIds?: string[];
+    accept?: (event: WebhookEvent) => boolean;
+  },
+): WebhookEvent[] {
+  const scan = Math.max(input.limit, input.scan ?? input.limit);
+  const exclude = input.excludeMerchantIds ?? [];
+  return writeTransaction(db, () => {
+    const candidates =
+      exclude.length === 0
+        ? selectDue(db).all({ now: input.now, limit: scan })
+        : db
+            .select()
+            .from(webhookEvents)
+            .where(dueCondition(db, input.now, exclude))
+            .orderBy(
+              asc(webhookEvents.nextAttemptAt),
+              asc(webhookEvents.createdAt),
+              asc(webhookEvents.orderVersion),
+            )
+            .limit(scan)
+            .all();
+    const taken: WebhookEvent[] = [];
+    for (const row of candidates) {
+      if (taken.length >= input.limit) break;
+      if (input.accept && !input.accept(row)) continue;
+      taken.push({ ...row, nextAttemptAt: input.leaseUntil });
+    }
+    if (taken.length > 0) {
+      db.update(webhookEvents)
+        .set({ nextAttemptAt: input.leaseUntil })
+        .where(
+          and(
+            inArray(
+              webhookEvents.id,
+              taken.map((e) => e.id),
+            ),
+            eq(webhookEvents.status, 'pending'),
+          ),
+        )
+        .run();
+    }
+    return taken;
+  });
+}
+
+const insertAttempt = (db: Db) =>
+  prepared(db, 'webhooks.insertAttempt', () =>
+    db
+      .insert(webhookAttempts)
+      .values({
+        eventId: sql.placeholder('eventId'),
+        attemptedAt: sql.placeholder('attemptedAt'),
+        statusCode: sql.placeholder('statusCode'),
+        latencyMs: sql.placeholder('latencyMs'),
+        error: sql.placeholder('error'),
+      } as never)
+      .prepare(),
+  );
+
+/**
+ * Records one attempt and its outcome in one transaction: the attempt row, the attempt count, the
+ * status (delivered, failed, or pending with the next attempt time) and the last error. The event
+ * is only changed while it is pending; returns false when it was not (a second worker, or an
+ * operator's resend, settled it first), in which case only the attempt row is written.
+ */
+export function recordWebhookAttempt(
+  db: Db,
+  input: { attempt: WebhookAttempt; outcome: AttemptOutcome; now: number },
+): boolean {
+  const { attempt, outcome } = input;
+  return writeTransaction(db, () => {
+    insertAttempt(db).run({ ...attempt });
+    const set = {
+      attempts: sql`${webhookEvents.attempts} + 1`,
+      status: outcome.status,
+      lastError: attempt.error,
+      ...(outcome.status === 'delivered' ? { deliveredAt: input.now } : {}),
+      ...(outcome.status === 'pending' ? { nextAttemptAt: outcome.nextAttemptAt } : {}),
+    };
+    return (
+      db
+        .update(webhookEvents)
+        .set(set)
+        .where(and(eq(webhookEvents.id, attempt.eventId), eq(webhookEvents.status, 'pending')))
+        .run().changes > 0
+    );
+  });
+}
+
+/** Stores an event that no order transition wrote (a `kassa webhooks test` event). */
+export function insertWebhookEvent(db: Db, event: WebhookEvent): void {
+  db.insert(webhookEvents).values(event).run();
+}
+
+/** One event by id, or null. */
+export function findWebhookEvent(db: Db, id: string): WebhookEvent | null {
+  return db.select().from(webhookEvents).where(eq(webhookEvents.id, id)).get() ?? null;
+}
+
+/** The attempts of one event, oldest first. */
+export function listWebhookAttempts(db: Db, eventId: string): WebhookAttempt[] {
+  return db
+    .select({
+      eventId: webhookAttempts.eventId,
+      attemptedAt: webhookAttempts.attemptedAt,
+      statusCode: webhookAttempts.statusCode,
+      latencyMs: webhookAttempts.latencyMs,
+      error: webhookAttempts.error,
+    })
+    .from(webhookAttempts)
+    .where(eq(webhookAttempts.eventId, eventId))
+    .orderBy(asc(webhookAttempts.id))
+    .all();
+}
+
+/** An event with the merchant's own orderId of its order (null for events without an order). */
+export type ListedWebhookEvent = WebhookEvent & { orderId: string | null };
+
+/**
+ * Events newest first. `order` matches the merchant's orderId or the internal order id; `status`
+ * and `merchantId` narrow further.
+ */
+export function listWebhookEvents(
+  db: Db,
+  filter: { order?: string; merchantId?: string; status?: WebhookEvent['status']; limit: number },
+): ListedWebhookEvent[] {
+  const conditions: SQL[] = [];
+  if (filter.order)
+    conditions.push(or(eq(webhookEvents.orderRef, filter.order), eq(orders.orderId, filter.order)) as SQL);
+  if (filter.merchantId) conditions.push(eq(webhookEvents.merchantId, filter.merchantId));
+  if (filter.status) conditions.push(eq(webhookEvents.status, filter.status));
+  return db
+    .select({
+      id: webhookEvents.id,
+      merchantId: webhookEvents.merchantId,
+      orderRef: webhookEvents.orderRef,
+      orderVersion: webhookEvents.orderVersion,
+      notifyType: webhookEvents.notifyType,
+      data: webhookEvents.data,
+      status: webhookEvents.status,
+      attempts: webhookEvents.attempts,
+      nextAttemptAt: webhookEvents.nextAttemptAt,
+      retryUntil: webhookEvents.retryUntil,
+      lastError: webhookEvents.lastError,
+      createdAt: webhookEvents.createdAt,
+      deliveredAt: webhookEvents.deliveredAt,
+      orderId: orders.orderId,
+    })
+    .from(webhookEvents)
+    .leftJoin(orders, eq(orders.id, webhookEvents.orderRef))
+    .where(and(...conditions))
+    .orderBy(desc(webhookEvents.createdAt), desc(webhookEvents.orderVersion))
+    .limit(filter.limit)
+    .all();
+}
+
+/**
+ * Queues an event for delivery again, whatever its status: pending, due now, with a new retry
+ * window that ends at `retryUntil` and its attempt count (and so its backoff) back at zero. The
+ * attempt rows are kept. Returns the event as it was before, or null when no such event exists.
+ */
+export function resendWebhookEvent(
+  db: Db,
+  input: { id: string; now: number; retryUntil: number },
+): WebhookEvent | null {
+  return writeTransaction(db, () => {
+    const before = findWebhookEvent(db, input.id);
+    if (!before) return null;
+    db.update(webhookEvents)
+      .set({
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: input.now,
+        retryUntil: input.retryUntil,
+        deliveredAt: null,
+      })
+      .where(eq(webhookEvents.id, input.id))
+      .run();
+    return before;
+  });
+}
