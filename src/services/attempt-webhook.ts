@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type AttemptOutcome,
+  recordWebhookAttempt,
+  type WebhookAttempt,
+  type WebhookEvent,
+} from '../db/repositories/webhook-events.ts';
+import type { Deps } from './deps.ts';
+import type { Merchant } from './merchant-directory.ts';
+import { sendWebhook } from './send-webhook.ts';
+import { signWebhook } from './sign-webhook.ts';
+import { decideOutcome, retryDeadline } from './webhook-retry.ts';
+
+/** What one attempt did: the recorded attempt, the outcome, and whether the event took it. */
+export interface AttemptReport {
+  attempt: WebhookAttempt;
+  outcome: AttemptOutcome;
+  /** False when the event was no longer pending (settled elsewhere); the attempt row is still written. */
+  recorded: boolean;
+  /** The host the request went to (credentials and query removed), or null when nothing was sent. */
+  target: string | null;
+}
+
+/** Why an event could not be sent to a merchant at all; retried on the normal schedule. */
+export const NO_MERCHANT_ERROR = 'the merchant is disabled or unknown; nothing was sent';
+export const NO_CALLBACK_ERROR =
+  'the merchant has no callback URL (kassa merchant set-callback); nothing was sent';
+
+/**
+ * Makes one delivery attempt of `event` to `merchant` and records it with its outcome in one
+ * transaction: a fresh nonce and timestamp, signed with the merchant's webhook secret, POSTed with
+ * the configured timeout. A merchant that is missing (disabled) or has no callback URL counts as a
+ * failed attempt with a clear error, so the event is retried on the normal schedule and goes out
+ * once a callback URL is set, or ends as failed (and can be resent) after the retry window.
+ * Never throws for network or receiver problems; a database error propagates.
+ */
+export async function attemptWebhook(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  event: WebhookEvent,
+  merchant: Merchant | null,
+  random: () => number = Math.random,
+): Promise<AttemptReport> {
+  const settings = deps.config.webhooks;
+  const attemptedAt = deps.clock.now();
+  let statusCode: number | null = null;
+  let latencyMs = 0;
+  let error: string | null;
+  let target: string | null = null;
+  if (!merchant) error = NO_MERCHANT_ERROR;
+  else if (!merchant.callbackUrl) error = NO_CALLBACK_ERROR;
+  else {
+    const signed = signWebhook(
+      {
+        eventId: event.id,
+        notifyType: event.notifyType,
+        dataText: event.data,
+        timestamp: Math.floor(attemptedAt / 1000),
+        nonce: randomBytes(16).toString('hex'),
+      },
+      merchant.webhookSecret,
+    );
+    target = hostOf(merchant.callbackUrl);
+    const result = await sendWebhook(merchant.callbackUrl, signed, settings.timeoutMs);
+    ({ statusCode, latencyMs, error } = result);
+  }
+  const now = deps.clock.now();
+  const outcome = decideOutcome(
+    { statusCode, failures: event.attempts + 1, now, deadline: retryDeadline(event, settings) },
+    settings,
+    random,
+  );
+  const attempt: WebhookAttempt = { eventId: event.id, attemptedAt, statusCode, latencyMs, error };
+  const recorded = recordWebhookAttempt(deps.db, { attempt, outcome, now });
+  return { attempt, outcome, recorded, target };
+}
+
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}

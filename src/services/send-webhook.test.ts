@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../test/helpers/cli.ts';
+import { type Receiver, startReceiver } from '../../test/helpers/webhook-receiver.ts';
+import { sendWebhook } from './send-webhook.ts';
+
+const signed = {
+  body: '{"eventId":"evt_x"}',
+  headers: { 'content-type': 'application/json', 'webhook-id': 'evt_x' },
+};
+let rx: Receiver | null = null;
+afterEach(async () => {
+  await rx?.close();
+  rx = null;
+});
+
+describe('sendWebhook', () => {
+  it('POSTs the exact body with its headers and a content-length', async () => {
+    rx = await startReceiver();
+    const r = await sendWebhook(rx.url, signed, 1000);
+    expect(r).toMatchObject({ statusCode: 200, error: null });
+    expect(rx.received[0]).toMatchObject({ method: 'POST', path: '/hook', body: signed.body });
+    expect(rx.received[0]!.headers).toMatchObject({ 'webhook-id': 'evt_x', 'content-length': '19' });
+  });
+
+  it('keeps the start of an error answer, on one line', async () => {
+    rx = await startReceiver();
+    rx.reply(() => ({ status: 422, body: `bad\n  signature ${'x'.repeat(5000)}` }));
+    const r = await sendWebhook(rx.url, signed, 1000);
+    expect(r.statusCode).toBe(422);
+    expect(r.error).toMatch(/^HTTP 422: bad signature x+$/);
+    expect(r.error!.length).toBeLessThanOrEqual('HTTP 422: '.length + 200);
+  });
+
+  it('reports a 3xx with where it pointed, without going there', async () => {
+    rx = await startReceiver();
+    rx.reply(() => ({ status: 301, headers: { location: 'https://user:pw@new.example/hook?token=abc' } }));
+    const r = await sendWebhook(rx.url, signed, 1000);
+    expect(r.statusCode).toBe(301);
+    expect(r.error).toBe(
+      'HTTP 301: redirect to https://new.example/hook?*** not followed; set the final URL as the callback',
+    );
+    expect(rx.received).toHaveLength(1);
+  });
+
+  it('names network failures: refused, dropped, and a bad scheme', async () => {
+    expect((await sendWebhook(`http://127.0.0.1:${await freePort()}/`, signed, 1000)).error).toBe(
+      'connection refused (ECONNREFUSED)',
+    );
+    rx = await startReceiver();
+    rx.reply(() => 'drop');
+    const dropped = await sendWebhook(rx.url, signed, 1000);
+    expect(dropped.statusCode).toBeNull();
+    expect(dropped.error).toMatch(/ECONNRESET|socket hang up/);
+    expect((await sendWebhook('ftp://x/', signed, 1000)).error).toBe(
+      'the callback URL must use http or https, not ftp:',
+    );
+  });
+
+  it('gives up after the timeout even when the status line came but the body never ends', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((_req, res) => {
+      res.writeHead(500);
+      res.write('partial');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    const started = Date.now();
+    const r = await sendWebhook(`http://127.0.0.1:${port}/`, signed, 200);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(r).toMatchObject({ statusCode: 500, error: 'HTTP 500: partial' });
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+});

@@ -1,0 +1,124 @@
+import http from 'node:http';
+import https from 'node:https';
+import { performance } from 'node:perf_hooks';
+import { redactUrl } from '../lib/logger.ts';
+import type { SignedWebhook } from './sign-webhook.ts';
+
+/** What one HTTP attempt produced. `statusCode` is null when no answer came back. */
+export interface SendResult {
+  statusCode: number | null;
+  latencyMs: number;
+  /** Null on a 2xx; otherwise a short, secret-free reason (status and start of the answer, or the network error). */
+  error: string | null;
+}
+
+/** Bytes of a non-2xx answer kept for the error text. */
+const SNIPPET_BYTES = 300;
+/** An answer longer than this is cut off (the socket is closed) rather than read to the end. */
+const DRAIN_BYTES = 1 << 20;
+
+/**
+ * POSTs a signed webhook with node:http(s) and reports what happened; never throws. Redirects are
+ * not followed (a 3xx is a failure like any non-2xx). `timeoutMs` bounds the whole exchange: connect,
+ * send, answer; when it passes the socket is destroyed. A 2xx counts as soon as its status line
+ * arrives; the rest of its body is drained in the background (same deadline) so the connection can
+ * be reused.
+ */
+export function sendWebhook(url: string, signed: SignedWebhook, timeoutMs: number): Promise<SendResult> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (statusCode: number | null, error: string | null) => {
+      if (settled) return;
+      settled = true;
+      resolve({ statusCode, error, latencyMs: Math.round(performance.now() - started) });
+    };
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return finish(null, 'the callback URL is not a valid URL');
+    }
+    const client = target.protocol === 'https:' ? https : target.protocol === 'http:' ? http : null;
+    if (!client) return finish(null, `the callback URL must use http or https, not ${target.protocol}`);
+
+    let req: http.ClientRequest;
+    let status: number | null = null;
+    const snippet: Buffer[] = [];
+    let snippetBytes = 0;
+    let location: string | undefined;
+    const timer = setTimeout(() => {
+      finish(status, status === null ? `no answer within ${timeoutMs} ms` : describeStatus(status));
+      req.destroy();
+    }, timeoutMs);
+    const describeStatus = (code: number) =>
+      statusError(code, Buffer.concat(snippet).toString('utf8', 0, SNIPPET_BYTES), location);
+
+    try {
+      req = client.request(target, {
+        method: 'POST',
+        headers: { ...signed.headers, 'content-length': String(Buffer.byteLength(signed.body)) },
+      });
+    } catch (e) {
+      clearTimeout(timer);
+      return finish(null, networkError(e));
+    }
+    req.on('response', (res) => {
+      status = res.statusCode ?? 0;
+      location = res.headers.location;
+      const ok = status >= 200 && status < 300;
+      if (ok) finish(status, null);
+      let total = 0;
+      res.on('data', (chunk: Buffer) => {
+        total += chunk.length;
+        if (!ok && snippetBytes < SNIPPET_BYTES) {
+          snippet.push(chunk);
+          snippetBytes += chunk.length;
+          if (snippetBytes >= SNIPPET_BYTES) finish(status, describeStatus(status as number));
+        }
+        if (total > DRAIN_BYTES) res.destroy();
+      });
+      res.on('end', () => finish(status, ok ? null : describeStatus(status as number)));
+      res.on('close', () => {
+        clearTimeout(timer);
+        finish(status, ok ? null : describeStatus(status as number));
+      });
+      res.on('error', () => {});
+    });
+    req.on('error', (e) => {
+      clearTimeout(timer);
+      finish(status, status === null ? networkError(e) : describeStatus(status));
+    });
+    req.end(signed.body);
+  });
+}
+
+function statusError(code: number, body: string, location: string | undefined): string {
+  const text = body.replace(/\s+/g, ' ').trim().slice(0, 200);
+  if (code >= 300 && code < 400) {
+    const to = location
+      ? ` to ${URL.canParse(location) ? redactUrl(location) : location.split('?')[0]?.slice(0, 100)}`
+      : '';
+    return `HTTP ${code}: redirect${to} not followed; set the final URL as the callback`;
+  }
+  return text ? `HTTP ${code}: ${text}` : `HTTP ${code}`;
+}
+
+const NETWORK_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset by the receiver',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'DNS lookup failed (temporary)',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EPIPE: 'connection closed by the receiver',
+};
+
+function networkError(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  const code = err?.code;
+  if (code && NETWORK_ERRORS[code]) return `${NETWORK_ERRORS[code]} (${code})`;
+  const message = String(err?.message ?? e).slice(0, 200);
+  return code ? `${code}: ${message}` : message;
+}
