@@ -1,0 +1,170 @@
+import { claimDueWebhookEvents, type WebhookEvent } from '../db/repositories/webhook-events.ts';
+import { type AttemptReport, attemptWebhook, NO_CALLBACK_ERROR } from './attempt-webhook.ts';
+import type { Deps } from './deps.ts';
+import { MerchantDirectory } from './merchant-directory.ts';
+
+/** What one run did. */
+export interface DeliverySummary {
+  delivered: number;
+  retrying: number;
+  failed: number;
+}
+
+/** Delivers due webhook events; `run` returns when nothing is due and nothing is in flight. */
+export interface WebhookDeliverer {
+  run(signal?: AbortSignal): Promise<DeliverySummary>;
+}
+
+/**
+ * Slack added to `timeoutMs` for the lease of a claimed event: a worker that dies mid-request leaves
+ * the event leased, and it is due again (delivered at least once) when the lease runs out.
+ */
+export const LEASE_GRACE_MS = 1000;
+
+/**
+ * Builds the webhook deliverer of a worker. A run claims due events (oldest first, one at a time per
+ * order, so an order's events arrive in order) and sends them concurrently: at most
+ * `webhooks.concurrency` requests in flight, at most `webhooks.perMerchantConcurrency` to one
+ * merchant, each bounded by `webhooks.timeoutMs`. A freed slot is refilled at once, and new events
+ * are looked for every `pollIntervalMs` while requests are in flight, so one slow receiver never
+ * holds up the others. Aborting `signal` stops claiming; requests in flight finish (within their
+ * timeout) and are recorded before `run` resolves. Needs the master key (`deps.box`) to open
+ * webhook secrets.
+ */
+export function createWebhookDeliverer(
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'logger' | 'box'>,
+  options: { directory?: MerchantDirectory; random?: () => number } = {},
+): WebhookDeliverer {
+  const directory = options.directory ?? new MerchantDirectory(deps);
+  const random = options.random ?? Math.random;
+  const log = deps.logger.child({ part: 'webhooks' });
+  const warnedNoCallback = new Set<string>();
+
+  function report(event: WebhookEvent, r: AttemptReport, summary: DeliverySummary) {
+    const fields = {
+      eventId: event.id,
+      merchantId: event.merchantId,
+      notifyType: event.notifyType,
+      attempt: event.attempts + 1,
+      target: r.target,
+      statusCode: r.attempt.statusCode,
+      latencyMs: r.attempt.latencyMs,
+      error: r.attempt.error,
+    };
+    if (r.outcome.status === 'delivered') {
+      summary.delivered++;
+      log.debug(fields, 'webhook delivered');
+    } else if (r.outcome.status === 'failed') {
+      summary.failed++;
+      log.error(fields, 'webhook failed for good; `kassa webhooks resend` sends it again');
+    } else {
+      summary.retrying++;
+      const next = { ...fields, nextAttemptAt: new Date(r.outcome.nextAttemptAt).toISOString() };
+      if (r.attempt.error !== NO_CALLBACK_ERROR) log.warn(next, 'webhook attempt failed; will retry');
+      else if (!warnedNoCallback.has(event.merchantId)) {
+        warnedNoCallback.add(event.merchantId);
+        log.warn(next, 'merchant has no callback URL; its webhooks wait (retried on the normal schedule)');
+      }
+    }
+  }
+
+  async function run(signal?: AbortSignal): Promise<DeliverySummary> {
+    const summary: DeliverySummary = { delivered: 0, retrying: 0, failed: 0 };
+    const settings = deps.config.webhooks;
+    const inFlight = new Set<string>();
+    const perMerchant = new Map<string, number>();
+    let woken = false;
+    let wake: (() => void) | null = null;
+    const poke = () => {
+      woken = true;
+      wake?.();
+    };
+
+    function start(event: WebhookEvent) {
+      inFlight.add(event.id);
+      perMerchant.set(event.merchantId, (perMerchant.get(event.merchantId) ?? 0) + 1);
+      void (async () => {
+        try {
+          const r = await attemptWebhook(deps, event, directory.byId(event.merchantId), random);
+          report(event, r, summary);
+        } catch (err) {
+          // A database error (or a missing master key): the lease runs out and the event is retried.
+          log.error({ eventId: event.id, err }, 'webhook attempt could not be recorded');
+        } finally {
+          inFlight.delete(event.id);
+          const left = (perMerchant.get(event.merchantId) ?? 1) - 1;
+          if (left > 0) perMerchant.set(event.merchantId, left);
+          else perMerchant.delete(event.merchantId);
+          poke();
+        }
+      })();
+    }
+
+    function fill() {
+      const free = settings.concurrency - inFlight.size;
+      if (free <= 0) return;
+      const now = deps.clock.now();
+      const saturated = [...perMerchant]
+        .filter(([, n]) => n >= settings.perMerchantConcurrency)
+        .map(([id]) => id);
+      const taking = new Map<string, number>();
+      const events = claimDueWebhookEvents(deps.db, {
+        now,
+        limit: free,
+        scan: Math.max(64, free * 4),
+        leaseUntil: now + settings.timeoutMs + LEASE_GRACE_MS,
+        excludeMerchantIds: saturated,
+        accept: (e) => {
+          if (inFlight.has(e.id)) return false;
+          const used = (perMerchant.get(e.merchantId) ?? 0) + (taking.get(e.merchantId) ?? 0);
+          if (used >= settings.perMerchantConcurrency) return false;
+          taking.set(e.merchantId, (taking.get(e.merchantId) ?? 0) + 1);
+          return true;
+        },
+      });
+      for (const e of events) start(e);
+    }
+
+    let claiming = true;
+    signal?.addEventListener('abort', poke);
+    try {
+      for (;;) {
+        woken = false;
+        if (signal?.aborted) claiming = false;
+        if (claiming) {
+          try {
+            fill();
+          } catch (err) {
+            // The database refused (busy, closing): finish what is in flight, claim again next run.
+            claiming = false;
+            log.error({ err }, 'could not claim due webhooks; trying again on the next run');
+          }
+        }
+        if (inFlight.size === 0) break;
+        if (woken) continue;
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            wake = null;
+            resolve();
+          };
+          const timer = setTimeout(done, settings.pollIntervalMs);
+          wake = done;
+        });
+      }
+    } finally {
+      signal?.removeEventListener('abort', poke);
+    }
+    return summary;
+  }
+
+  return { run };
+}
+
+/** One run of a fresh deliverer: delivers what is due now and waits for the answers. */
+export function deliverWebhooks(
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'logger' | 'box'>,
+  options: { signal?: AbortSignal; directory?: MerchantDirectory; random?: () => number } = {},
+): Promise<DeliverySummary> {
+  return createWebhookDeliverer(deps, options).run(options.signal);
+}

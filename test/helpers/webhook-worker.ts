@@ -1,0 +1,23 @@
+/**
+ * A real worker process for crash tests: bootstraps against KASSA_DB (already migrated), runs the
+ * worker with webhook delivery, and prints `ready` on stdout. Config overrides come as JSON in
+ * KASSA_TEST_OVERRIDES. Run with `node --import tsx test/helpers/webhook-worker.ts`.
+ */
+import { bootstrap } from '../../src/bootstrap.ts';
+import { webhookJobs } from '../../workers/jobs/deliver-webhooks.ts';
+import { startWorker } from '../../workers/main.ts';
+
+const rt = await bootstrap({
+  overrides: JSON.parse(process.env.KASSA_TEST_OVERRIDES ?? '{}'),
+  need: { masterKey: true },
+  migrations: 'require',
+  logTo: 2,
+});
+const worker = await startWorker(rt, [webhookJobs]);
+process.stdout.write('ready\n');
+process.on('SIGTERM', () => {
+  void worker.stop().then(() => {
+    rt.close();
+    process.exit(0);
+  });
+});
