@@ -4,6 +4,7 @@ import { migrateCommand } from './cli/migrate.ts';
 import { UsageError } from './cli/output.ts';
 import { runCommand } from './cli/run.ts';
 import { tokenCommand } from './cli/token.ts';
+import { webhooksCommand } from './cli/webhooks.ts';
 import { ConfigError } from './config/load.ts';
 import { AppError } from './domain/errors.ts';
 
@@ -73,6 +74,9 @@ export async function main(argv: string[]): Promise<void> {
         return;
       case 'token':
         await tokenCommand(rest, flags);
+        return;
+      case 'webhooks':
+        await webhooksCommand(rest, flags);
         return;
       default: {
         const extra = extraCommands.get(command);
