@@ -16,7 +16,7 @@ export interface StartAnvilOptions {
   slotsInAnEpoch?: number;
   /** `--no-mining`: nothing is mined until `anvil_mine`/`evm_mine`. */
   noMining?: boolean;
-  /** `--mnemonic` of the dev accounts. Default: anvil's `test test … junk`. Visible in `ps`: devnets only. */
+  /** `--mnemonic` of the dev accounts (default anvil's `test test … junk`). Visible in `ps`: devnets only. */
   mnemonic?: string;
   /**
    * `--state <file>`: load the chain from the file if it exists, and write it back when anvil stops on

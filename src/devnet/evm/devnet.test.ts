@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Address, encodeFunctionData, getAddress } from 'viem';
@@ -87,7 +87,35 @@ describe('startEvmDevnet with all four chains', () => {
   });
 });
 
+/** Pids of running processes whose command line mentions `needle`. */
+function processesMentioning(needle: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmdline.includes(needle) && isProcessRunning(Number(entry))) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
 describe('startEvmDevnet options', () => {
+  it.runIf(process.platform === 'linux')('stops the chains it started when another chain fails', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'kassa-devnet-'));
+    try {
+      writeFileSync(join(stateDir, 'anvil-BSC.json'), 'not a state file');
+      await expect(startEvmDevnet({ chains: ['ETH', 'BSC', 'POLYGON'], stateDir })).rejects.toThrow(
+        /failed to parse json file/,
+      );
+      expect(processesMentioning(stateDir)).toEqual([]);
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps tokens and balances across a restart with stateDir, without re-funding', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'kassa-devnet-'));
     try {

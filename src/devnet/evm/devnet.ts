@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Address, getContractAddress } from 'viem';
 import { type AnvilInstance, startAnvil } from './anvil.ts';
@@ -71,7 +72,10 @@ export interface StartEvmDevnetOptions {
    * idempotent, so a restart on saved state does not inflate balances.
    */
   fund?: { accounts: readonly Address[]; native?: bigint; tokens?: bigint };
-  /** Directory for one state file per chain (`<dir>/anvil-<CHAIN>.json`): data survives a restart. */
+  /**
+   * Directory (made if missing) for one state file per chain, `<dir>/anvil-<CHAIN>.json`, so the chains
+   * survive a restart. Stop with `stop()` (SIGTERM) for the files to be written.
+   */
   stateDir?: string;
   /** Also write the state files every N seconds, so a SIGKILL loses at most N seconds. Needs stateDir. */
   stateInterval?: number;
@@ -137,41 +141,44 @@ export async function startEvmDevnet(options: StartEvmDevnetOptions = {}): Promi
     throw new RangeError('noMining or blockTime, not both');
   if (options.blockTime !== undefined && !(options.blockTime > 0))
     throw new RangeError('blockTime must be > 0');
+  if (options.stateDir !== undefined) mkdirSync(options.stateDir, { recursive: true });
   const started: AnvilInstance[] = [];
-  try {
-    const instances = await Promise.all(
-      chains.map(async (chain) => {
-        const anvil = await startAnvil({
-          chainId: options.chainIds?.[chain] ?? EVM_DEVNET_CHAINS[chain].chainId,
-          ...(options.stateDir === undefined
-            ? {}
-            : { stateFile: join(options.stateDir, `anvil-${chain}.json`) }),
-          ...(options.stateInterval === undefined ? {} : { stateInterval: options.stateInterval }),
-          // Set-up runs under automine (fast); the mining mode asked for is applied afterwards, except a
-          // fractional block time, which only the command line accepts (set-up then waits for blocks).
-          ...(fractional(options.blockTime) ? { blockTime: options.blockTime } : {}),
-          ...(options.slotsInAnEpoch === undefined ? {} : { slotsInAnEpoch: options.slotsInAnEpoch }),
-          ...(options.mnemonic === undefined ? {} : { mnemonic: options.mnemonic }),
-        });
-        started.push(anvil);
-        return setUpChain(chain, anvil, options);
-      }),
-    );
-    return {
-      chains: instances,
-      get(chain) {
-        const found = instances.find((instance) => instance.chain === chain);
-        if (!found) throw new RangeError(`chain ${chain} is not part of this devnet`);
-        return found;
-      },
-      async stop() {
-        await Promise.all(instances.map((instance) => instance.stop()));
-      },
-    };
-  } catch (error) {
+  // allSettled, not all: a chain failing early must not leave a sibling that starts later running.
+  const results = await Promise.allSettled(
+    chains.map(async (chain) => {
+      const anvil = await startAnvil({
+        chainId: options.chainIds?.[chain] ?? EVM_DEVNET_CHAINS[chain].chainId,
+        ...(options.stateDir === undefined
+          ? {}
+          : { stateFile: join(options.stateDir, `anvil-${chain}.json`) }),
+        ...(options.stateInterval === undefined ? {} : { stateInterval: options.stateInterval }),
+        // Set-up runs under automine (fast); the mining mode asked for is applied afterwards, except a
+        // fractional block time, which only the command line accepts (set-up then waits for blocks).
+        ...(fractional(options.blockTime) ? { blockTime: options.blockTime } : {}),
+        ...(options.slotsInAnEpoch === undefined ? {} : { slotsInAnEpoch: options.slotsInAnEpoch }),
+        ...(options.mnemonic === undefined ? {} : { mnemonic: options.mnemonic }),
+      });
+      started.push(anvil);
+      return setUpChain(chain, anvil, options);
+    }),
+  );
+  const failure = results.find((result) => result.status === 'rejected');
+  if (failure) {
     await Promise.all(started.map((anvil) => anvil.stop()));
-    throw error;
+    throw failure.reason;
   }
+  const instances = results.map((result) => (result as PromiseFulfilledResult<EvmDevnetChainInstance>).value);
+  return {
+    chains: instances,
+    get(chain) {
+      const found = instances.find((instance) => instance.chain === chain);
+      if (!found) throw new RangeError(`chain ${chain} is not part of this devnet`);
+      return found;
+    },
+    async stop() {
+      await Promise.all(instances.map((instance) => instance.stop()));
+    },
+  };
 }
 
 async function setUpChain(
