@@ -1,9 +1,14 @@
 import { createHash } from 'node:crypto';
-import { ConfigError, type Env, loadConfig, loadSecrets } from './config/load.ts';
+import { adapterFunding } from './chains/funding.ts';
+import { ChainHealth } from './chains/health.ts';
+import type { ChainAdapter } from './chains/port.ts';
+import { createAdapters } from './chains/registry.ts';
+import { activeChain, ConfigError, type Env, loadConfig, loadSecrets } from './config/load.ts';
 import type { ConfigInput } from './config/schema.ts';
 import { openDatabase } from './db/client.ts';
 import { applyMigrations, hasPendingMigrations, isNewDatabase } from './db/migrate.ts';
 import { getSetting, setSettingOnce } from './db/repositories/settings.ts';
+import type { Chain } from './domain/chains.ts';
 import { createKeyRing, type KeyRing } from './keys/key-ring.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createCryptoBox } from './lib/crypto-box.ts';
@@ -22,10 +27,15 @@ export interface BootstrapOptions {
   logTo?: 1 | 2;
   logger?: Logger;
   clock?: Clock;
+  /** Build chain adapters (no network I/O yet) and check payouts against the hot wallets. */
+  chains?: boolean;
 }
 
 /** A process's dependencies plus a way to release them. */
 export interface Runtime extends Deps {
+  /** Adapters of the enabled chains (empty unless bootstrapped with `chains: true`). */
+  adapters: Map<Chain, ChainAdapter>;
+  health: ChainHealth;
   close(): void;
 }
 
@@ -85,6 +95,11 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<Runtime
         ]);
       }
     }
+    const adapters = options.chains ? createAdapters(config, logger) : new Map<Chain, ChainAdapter>();
+    const nativeOf = (chain: Chain) => {
+      const native = activeChain(config, chain).tokens.find((t) => t.contract === null);
+      return native ? { chain, ...native } : null;
+    };
     return {
       config,
       db,
@@ -92,7 +107,9 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<Runtime
       logger,
       box: secrets.masterKey ? createCryptoBox(secrets.masterKey) : null,
       keys,
-      payoutFunding: null,
+      payoutFunding: options.chains ? adapterFunding(adapters, nativeOf) : null,
+      adapters,
+      health: new ChainHealth(),
       close() {
         db.$client.close();
         logger.flush?.();

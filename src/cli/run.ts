@@ -1,3 +1,4 @@
+import { chainJobs } from '../../workers/jobs/chain-jobs.ts';
 import { startWorker } from '../../workers/main.ts';
 import { bootstrap } from '../bootstrap.ts';
 import { startApiServer } from './serve.ts';
@@ -29,9 +30,10 @@ export async function runCommand(mode: 'start' | 'api' | 'worker', flags: Flags)
     configFile: flags.config as string | undefined,
     need: { mnemonic: true, masterKey: mode !== 'worker' },
     migrations: mode === 'start' ? 'if-new' : 'require',
+    chains: true,
   });
   const api = mode === 'worker' ? null : await startApiServer(rt);
-  const worker = mode === 'api' ? null : await startWorker(rt);
+  const worker = mode === 'api' ? null : await startWorker(rt, [chainJobs(rt.adapters, rt.health)]);
   onShutdown(async () => {
     await api?.close();
     await worker?.stop();

@@ -1,3 +1,4 @@
+import { listCursors, transfersOfOrders } from '../db/repositories/chain-scan.ts';
 import { applyOrderTransitions, findExpirableOrders } from '../db/repositories/orders.ts';
 import { formatAmount } from '../domain/money.ts';
 import type { Order } from '../domain/order.ts';
@@ -14,26 +15,56 @@ export function expiryReason(order: Order): string {
 }
 
 /**
- * Moves orders past their expiry to EXPIRED, with the reason and the webhook event in the same
- * transaction: collections still waiting (INIT) or only partly paid (PENDING), payouts never sent
- * (INIT). Collections whose full payment is waiting for finality are left to finish.
+ * Moves orders past their expiry to a final state, with the reason and the webhook event in the
+ * same transaction: collections still waiting (INIT) or only partly paid (PENDING) become EXPIRED —
+ * or FAILED when their only payment failed or vanished in a reorganisation — and payouts never sent
+ * (INIT) become EXPIRED. A collection expires only once its chain's scanner has read past its expiry
+ * time, so a payment made in time is never lost to a lagging or stopped scanner. Collections whose
+ * full payment waits for finality are left to finish.
  */
 export async function expireOrders(
   deps: Pick<Deps, 'db' | 'clock' | 'logger'>,
   limit = 500,
 ): Promise<{ expired: number }> {
   const now = deps.clock.now();
-  const due = findExpirableOrders(deps.db, now, limit);
+  const scannedUpTo = new Map(listCursors(deps.db).map((c) => [c.chain, c.heightTime * 1000]));
+  const due = findExpirableOrders(deps.db, now, limit).filter((o) => {
+    const seen = scannedUpTo.get(o.chain);
+    return o.type === 'PAYOUT' || seen === undefined || seen >= o.expiresAt;
+  });
   if (due.length === 0) return { expired: 0 };
+  const transfers = transfersOfOrders(
+    deps.db,
+    due.filter((o) => o.type === 'COLLECTION' && o.receivedBase === 0n).map((o) => o.id),
+  );
   const changed = applyOrderTransitions(
     deps.db,
-    due.map((order) => ({
-      order,
-      patch: { status: transition(order.type, order.status, 'expired'), reason: expiryReason(order) },
-    })),
+    due.map((order) => {
+      const lost = (transfers.get(order.id) ?? []).find(
+        (t) => t.status === 'failed' || t.status === 'orphaned',
+      );
+      if (lost) {
+        const why = lost.status === 'failed' ? 'failed' : 'was removed by a chain reorganisation';
+        return {
+          order,
+          patch: {
+            status: transition(order.type, order.status, 'failed'),
+            reason: `The payment transaction ${lost.txid} ${why} and nothing replaced it before the order expired.`,
+          },
+        };
+      }
+      return {
+        order,
+        patch: { status: transition(order.type, order.status, 'expired'), reason: expiryReason(order) },
+      };
+    }),
     now,
   );
-  for (const o of changed)
-    deps.logger.info({ orderId: o.orderId, type: o.type, reason: o.reason }, 'order expired');
+  for (const o of changed) {
+    deps.logger.info(
+      { orderId: o.orderId, type: o.type, status: o.status, reason: o.reason },
+      'order expired',
+    );
+  }
   return { expired: changed.length };
 }

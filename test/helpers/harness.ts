@@ -8,7 +8,11 @@ import { silentLogger } from '../../src/lib/logger.ts';
 import { createMerchant, type MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { envelope, signData } from './signing.ts';
 
-export const TEST_MNEMONIC = 'test test test test test test test test test test test junk';
+/**
+ * The operator mnemonic of tests: a BIP-39 test vector, deliberately not anvil's dev mnemonic, so
+ * Kassa's deposit addresses never coincide with the devnet's funded accounts.
+ */
+export const TEST_MNEMONIC = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
 export const TEST_MASTER_KEY = '11'.repeat(32);
 /** 2026-11-25 12:00:00 UTC. */
 export const T0 = Date.UTC(2026, 10, 25, 12, 0, 0);
@@ -46,9 +50,12 @@ export interface Harness {
  * A migrated database in a temporary folder, a manual clock at T0, the HTTP app in process, and
  * helpers to create merchants and send signed requests. `overrides` merge over the defaults.
  */
-export async function makeHarness(overrides: Record<string, unknown> = {}): Promise<Harness> {
+export async function makeHarness(
+  overrides: Record<string, unknown> = {},
+  options: { clockStart?: number; chains?: boolean } = {},
+): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'kassa-test-'));
-  const clock = manualClock(T0);
+  const clock = manualClock(options.clockStart ?? T0);
   const rt = await bootstrap({
     env: {
       KASSA_DB: join(dir, 'kassa.db'),
@@ -59,6 +66,7 @@ export async function makeHarness(overrides: Record<string, unknown> = {}): Prom
     migrations: 'apply',
     logger: silentLogger(),
     clock,
+    chains: options.chains ?? false,
   });
   const app = createApp(rt);
   return {

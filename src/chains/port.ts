@@ -1,0 +1,150 @@
+import type { Chain, Family } from '../domain/chains.ts';
+
+/**
+ * The one interface every chain adapter implements (EVM on viem, TRON on tronweb, SUI on
+ * @mysten/sui). Adapters normalise every SDK value to bigint base units and the project's address
+ * spelling (EIP-55 for EVM, base58 T… for TRON, lowercase 0x…64 for SUI) before returning.
+ */
+
+/** A token the adapter watches or pays: contract (EVM/TRON), coin type (SUI), or null for the native coin. */
+export interface TokenSpec {
+  symbol: string;
+  contract: string | null;
+  decimals: number;
+}
+
+/** Block heights of the chain right now: `head`, and `final` = highest block final under the chain's policy. */
+export interface ChainHeads {
+  head: number;
+  final: number;
+}
+
+/** One incoming transfer, as the chain shows it. */
+export interface ObservedTransfer {
+  txid: string;
+  /** Distinguishes transfers inside one transaction: EVM log index, TRON log position, SUI owner+coin type. */
+  eventKey: string;
+  blockNum: number;
+  blockHash: string;
+  /** Unix seconds of the block. */
+  timestamp: number;
+  from: string;
+  to: string;
+  /** The token's contract as configured (normalised), or null for the native coin. */
+  contract: string | null;
+  amountBase: bigint;
+  /** False when the transaction failed (it never moves money, but is recorded). */
+  success: boolean;
+}
+
+/** A block as the scanner needs it to detect reorganisations. */
+export interface BlockRef {
+  number: number;
+  hash: string;
+  /** Unix seconds. */
+  timestamp: number;
+}
+
+/** A signed payout transaction, stored before it is broadcast. */
+export interface SignedPayout {
+  txHash: string;
+  /** What `broadcast` sends again after a crash: the raw signed transaction (hex, JSON or base64). */
+  raw: string;
+  /** EVM nonce; null on chains without nonces. */
+  nonce: number | null;
+  /** Epoch ms after which this transaction can never land (TRON expiration); null when it can land any time. */
+  validUntil: number | null;
+}
+
+export type BroadcastResult =
+  | { ok: true }
+  /** `permanent`: sending these bytes again can never work (bad signature, expired, nonce taken by another tx). */
+  | { ok: false; permanent: boolean; error: string };
+
+/** Where a payout transaction stands on chain. */
+export type PayoutLookup =
+  | { state: 'unknown' }
+  | { state: 'pending' }
+  | {
+      state: 'mined';
+      blockNum: number;
+      blockHash: string;
+      timestamp: number;
+      success: boolean;
+      error?: string;
+    };
+
+/** Raised by adapters when a payout can never succeed as asked (e.g. the token contract reverts it). */
+export class PayoutRejectedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PayoutRejectedError';
+  }
+}
+
+/** Raised when the RPC answers for another network than configured; the chain is disabled. */
+export class ChainMismatchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChainMismatchError';
+  }
+}
+
+export interface ChainAdapter {
+  readonly chain: Chain;
+  readonly family: Family;
+  /** Checks the RPC (e.g. its chain id). Throws ChainMismatchError when it serves another network. */
+  connect(): Promise<void>;
+  /** Current head and final heights under the configured confirmation policy. */
+  heads(): Promise<ChainHeads>;
+  /** A block by height (null when the chain has none there, e.g. after a reorg shortened it). */
+  block(height: number): Promise<BlockRef | null>;
+  /** The largest range `scan` should be asked for now (adapts to provider limits). */
+  scanStep(): number;
+  /**
+   * Incoming transfers in blocks [from, to] to any of `addresses`, for `tokens` (contract null =
+   * native coin). Must return every such transfer exactly as the canonical chain has it.
+   */
+  scan(
+    from: number,
+    to: number,
+    addresses: ReadonlySet<string>,
+    tokens: TokenSpec[],
+  ): Promise<ObservedTransfer[]>;
+  /** Balance of `address` in a token (native when contract is null), in base units. */
+  balance(address: string, token: TokenSpec): Promise<bigint>;
+  /** Native coin a payout of this token will burn in fees, at most (a pessimistic estimate). */
+  payoutFeeEstimate(from: string, to: string, token: TokenSpec, amountBase: bigint): Promise<bigint>;
+  /**
+   * Builds and signs a payout. `nonce` is chosen by the caller on nonce chains (adapter tells the
+   * chain's view with `nextNonce`). Throws PayoutRejectedError when the chain would refuse it for good.
+   */
+  signPayout(input: {
+    privateKey: Buffer;
+    from: string;
+    to: string;
+    token: TokenSpec;
+    amountBase: bigint;
+    nonce: number | null;
+  }): Promise<SignedPayout>;
+  /** Sends signed bytes; sending the same bytes twice is harmless. */
+  broadcast(signed: { raw: string; txHash: string }): Promise<BroadcastResult>;
+  /** Where a transaction stands. */
+  lookup(txHash: string): Promise<PayoutLookup>;
+  /** The next nonce the chain expects from `address` counting pending transactions (nonce chains only). */
+  nextNonce?(address: string): Promise<number>;
+  /**
+   * Whether a signed transaction that the chain does not know can never land any more, so a new
+   * one may replace it without risk of paying twice: EVM when its nonce was used by another
+   * transaction, TRON once it expired, SUI once its input objects moved on. Must answer false when
+   * in doubt.
+   */
+  canNeverLand(attempt: {
+    txHash: string;
+    from: string;
+    nonce: number | null;
+    validUntil: number | null;
+  }): Promise<boolean>;
+  /** Releases sockets and timers. */
+  close?(): Promise<void>;
+}

@@ -1,0 +1,127 @@
+import { backoffDelay, sleep } from '../../lib/backoff.ts';
+import { type Logger, redactUrl } from '../../lib/logger.ts';
+
+/** An error worth retrying on the same or the next endpoint: timeouts, refused connections, 429, 5xx. */
+export class TransientRpcError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'TransientRpcError';
+  }
+}
+
+/** Counters per endpoint, for /metrics and logs. URLs are redacted (they may carry API keys). */
+export interface EndpointStats {
+  url: string;
+  requests: number;
+  errors: number;
+}
+
+export interface EndpointOptions {
+  timeoutMs?: number;
+  /** Attempts per request across all endpoints before giving up. */
+  maxAttempts?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+/**
+ * The RPC URLs of one chain with fail-over: a request goes to the current endpoint; a transient
+ * failure (timeout, network error, HTTP 429 or 5xx) moves to the next URL and backs off with jitter
+ * (honouring Retry-After); other errors are the caller's to judge and are returned at once.
+ */
+export class RpcEndpoints {
+  private current = 0;
+  private readonly stats: EndpointStats[];
+  private readonly timeoutMs: number;
+  private readonly maxAttempts: number;
+  private readonly baseDelayMs: number;
+  private readonly maxDelayMs: number;
+
+  constructor(
+    readonly urls: string[],
+    private readonly logger: Logger,
+    options: EndpointOptions = {},
+  ) {
+    if (urls.length === 0) throw new Error('An RPC needs at least one URL.');
+    this.stats = urls.map((u) => ({ url: redactUrl(u), requests: 0, errors: 0 }));
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.maxAttempts = options.maxAttempts ?? Math.max(3, urls.length * 2);
+    this.baseDelayMs = options.baseDelayMs ?? 200;
+    this.maxDelayMs = options.maxDelayMs ?? 5_000;
+  }
+
+  /** Request/error counts per endpoint (redacted URLs). */
+  statistics(): EndpointStats[] {
+    return this.stats.map((s) => ({ ...s }));
+  }
+
+  /**
+   * Runs `call(url, signal)` against the endpoints: a TransientRpcError (or a timeout or network
+   * failure) fails over and retries; anything else is rethrown unchanged.
+   */
+  async request<T>(call: (url: string, signal: AbortSignal) => Promise<T>): Promise<T> {
+    let lastError: unknown;
+    for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
+      const index = this.current;
+      const url = this.urls[index] as string;
+      const stat = this.stats[index] as EndpointStats;
+      stat.requests++;
+      const signal = AbortSignal.timeout(this.timeoutMs);
+      try {
+        return await call(url, signal);
+      } catch (error) {
+        const transient =
+          error instanceof TransientRpcError ||
+          (error instanceof Error &&
+            (error.name === 'TimeoutError' || error.name === 'AbortError' || isNetworkError(error)));
+        if (!transient) throw error;
+        stat.errors++;
+        lastError = error;
+        if (this.urls.length > 1) this.current = (index + 1) % this.urls.length;
+        const retryAfterMs = error instanceof RetryAfter ? error.retryAfterMs : 0;
+        const delay = Math.max(retryAfterMs, backoffDelay(attempt, this.baseDelayMs, this.maxDelayMs));
+        this.logger.warn(
+          { endpoint: stat.url, attempt: attempt + 1, delayMs: delay, error: (error as Error).message },
+          'rpc request failed; retrying',
+        );
+        await sleep(delay);
+      }
+    }
+    throw lastError instanceof Error ? lastError : new TransientRpcError('RPC unreachable');
+  }
+}
+
+/** A transient error that says how long to wait (HTTP Retry-After). */
+export class RetryAfter extends TransientRpcError {
+  constructor(
+    message: string,
+    status: number,
+    readonly retryAfterMs: number,
+  ) {
+    super(message, status);
+  }
+}
+
+function isNetworkError(error: Error): boolean {
+  const code = (error.cause as { code?: string } | undefined)?.code ?? (error as { code?: string }).code;
+  return (
+    error.message === 'fetch failed' ||
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET'].includes(
+      code ?? '',
+    )
+  );
+}
+
+/** Throws the transient error an HTTP status calls for (429, 5xx), if any. */
+export function throwIfTransientStatus(response: Response): void {
+  if (response.status === 429 || response.status >= 500) {
+    const header = response.headers.get('retry-after');
+    const seconds = header && /^\d+$/.test(header) ? Number(header) : 0;
+    const message = `HTTP ${response.status}`;
+    if (seconds > 0) throw new RetryAfter(message, response.status, Math.min(seconds, 60) * 1000);
+    throw new TransientRpcError(message, response.status);
+  }
+}

@@ -1,0 +1,276 @@
+import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { TransferFact } from '../../domain/collection-progress.ts';
+import type { Order } from '../../domain/order.ts';
+import { type Db, writeTransaction } from '../client.ts';
+import { chainCursors } from '../schema/chain-cursors.ts';
+import { chainTransfers } from '../schema/chain-transfers.ts';
+import { orders } from '../schema/orders.ts';
+import { rowToOrder } from './order-rows.ts';
+import { applyOrderTransitions, type OrderTransition } from './orders.ts';
+
+export interface Cursor {
+  chain: string;
+  height: number;
+  heightHash: string;
+  heightTime: number;
+  finalHeight: number;
+}
+
+/** A transfer row to write (insert, or update the block it is in when it was not final yet). */
+export interface TransferWrite {
+  id: string;
+  chain: string;
+  txid: string;
+  eventKey: string;
+  blockNum: number;
+  blockHash: string;
+  blockTimestamp: number;
+  fromAddress: string;
+  toAddress: string;
+  tokenContract: string | null;
+  symbol: string;
+  amountBase: bigint;
+  status: 'pending' | 'final' | 'failed';
+  orderRef: string | null;
+  unattributedReason: string | null;
+}
+
+/** A stored transfer with the fact view the order state is computed from. */
+export interface StoredTransfer extends TransferFact {
+  id: string;
+  chain: string;
+  blockHash: string;
+  orderRef: string | null;
+  contract: string | null;
+  symbol: string;
+  unattributedReason: string | null;
+  createdAt: number;
+}
+
+type TransferRow = typeof chainTransfers.$inferSelect;
+
+function toStored(r: TransferRow): StoredTransfer {
+  return {
+    id: r.id,
+    chain: r.chain,
+    txid: r.txid,
+    eventKey: r.eventKey,
+    blockNum: r.blockNum,
+    blockHash: r.blockHash,
+    timestamp: r.blockTimestamp,
+    from: r.fromAddress,
+    to: r.toAddress,
+    amountBase: BigInt(r.amountBase),
+    status: r.status,
+    orderRef: r.orderRef,
+    contract: r.tokenContract,
+    symbol: r.symbol,
+    unattributedReason: r.unattributedReason,
+    createdAt: r.createdAt,
+  };
+}
+
+/** The chain's scan checkpoint, or null before its first scan. */
+export function getCursor(db: Db, chain: string): Cursor | null {
+  return db.select().from(chainCursors).where(eq(chainCursors.chain, chain)).get() ?? null;
+}
+
+/** Every chain's checkpoint. */
+export function listCursors(db: Db): Cursor[] {
+  return db.select().from(chainCursors).all();
+}
+
+/**
+ * Deposit addresses the scanner watches on a chain: collections not final yet, and collections that
+ * became final after `sinceMs` (so late payments are still seen and recorded).
+ */
+export function watchedAddresses(db: Db, chain: string, sinceMs: number): Set<string> {
+  const rows = db
+    .select({ address: orders.address })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.chain, chain),
+        eq(orders.type, 'COLLECTION'),
+        or(
+          inArray(orders.status, ['INIT', 'PENDING', 'PENDING_CONFIRMATION']),
+          gt(orders.updatedAt, sinceMs),
+        ),
+      ),
+    )
+    .all();
+  return new Set(rows.map((r) => r.address));
+}
+
+/** Creation time (ms) of the oldest collection on a chain that is still open, or null. */
+export function oldestOpenCollectionAt(db: Db, chain: string): number | null {
+  const row = db
+    .select({ at: sql<number | null>`min(${orders.createdAt})` })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.chain, chain),
+        eq(orders.type, 'COLLECTION'),
+        inArray(orders.status, ['INIT', 'PENDING', 'PENDING_CONFIRMATION']),
+      ),
+    )
+    .get();
+  return row?.at ?? null;
+}
+
+/** Collections on a chain by deposit address. */
+export function collectionsByAddress(db: Db, chain: string, addresses: string[]): Map<string, Order> {
+  const out = new Map<string, Order>();
+  for (let i = 0; i < addresses.length; i += 500) {
+    const rows = db
+      .select()
+      .from(orders)
+      .where(
+        and(
+          eq(orders.chain, chain),
+          eq(orders.type, 'COLLECTION'),
+          inArray(orders.address, addresses.slice(i, i + 500)),
+        ),
+      )
+      .all();
+    for (const r of rows) out.set(r.address, rowToOrder(r));
+  }
+  return out;
+}
+
+/** Open collections on a chain that already have a transaction (their confirmations move with the head). */
+export function collectionsAwaitingFinality(db: Db, chain: string): Order[] {
+  return db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.chain, chain),
+        eq(orders.type, 'COLLECTION'),
+        inArray(orders.status, ['PENDING', 'PENDING_CONFIRMATION']),
+      ),
+    )
+    .all()
+    .map(rowToOrder);
+}
+
+/** Orders by internal id. */
+export function ordersByIds(db: Db, ids: string[]): Map<string, Order> {
+  const out = new Map<string, Order>();
+  for (let i = 0; i < ids.length; i += 500) {
+    for (const r of db
+      .select()
+      .from(orders)
+      .where(inArray(orders.id, ids.slice(i, i + 500)))
+      .all())
+      out.set(r.id, rowToOrder(r));
+  }
+  return out;
+}
+
+/** Stored transfers attributed to the given orders, grouped by order. */
+export function transfersOfOrders(db: Db, orderRefs: string[]): Map<string, StoredTransfer[]> {
+  const out = new Map<string, StoredTransfer[]>();
+  for (let i = 0; i < orderRefs.length; i += 500) {
+    const rows = db
+      .select()
+      .from(chainTransfers)
+      .where(inArray(chainTransfers.orderRef, orderRefs.slice(i, i + 500)))
+      .all();
+    for (const r of rows) {
+      const list = out.get(r.orderRef as string) ?? [];
+      list.push(toStored(r));
+      out.set(r.orderRef as string, list);
+    }
+  }
+  return out;
+}
+
+/** Transfers on a chain that are in a block but not final yet. */
+export function pendingTransfers(db: Db, chain: string): StoredTransfer[] {
+  return db
+    .select()
+    .from(chainTransfers)
+    .where(and(eq(chainTransfers.chain, chain), eq(chainTransfers.status, 'pending')))
+    .orderBy(asc(chainTransfers.blockNum))
+    .all()
+    .map(toStored);
+}
+
+/** Transfers no order took (late, wrong token, no order), newest last. */
+export function unattributedTransfers(db: Db, chain?: string): StoredTransfer[] {
+  return db
+    .select()
+    .from(chainTransfers)
+    .where(and(isNull(chainTransfers.orderRef), chain ? eq(chainTransfers.chain, chain) : undefined))
+    .orderBy(asc(chainTransfers.createdAt))
+    .all()
+    .map(toStored);
+}
+
+/** Every transfer of a chain (tests and operators). */
+export function transfersOfChain(db: Db, chain: string): StoredTransfer[] {
+  return db
+    .select()
+    .from(chainTransfers)
+    .where(eq(chainTransfers.chain, chain))
+    .orderBy(asc(chainTransfers.blockNum))
+    .all()
+    .map(toStored);
+}
+
+/**
+ * Writes one scan step atomically: new or moved transfers (a transfer already final is never
+ * touched), status changes of stored transfers (final, orphaned), order transitions with their
+ * webhook events, and the checkpoint. Nothing is written if any part fails (e.g. an order changed
+ * meanwhile).
+ */
+export function recordScan(
+  db: Db,
+  input: {
+    chain: string;
+    transfers: TransferWrite[];
+    statusChanges: { id: string; status: 'final' | 'orphaned' }[];
+    transitions: OrderTransition[];
+    cursor: Omit<Cursor, 'chain'> | null;
+    now: number;
+  },
+): void {
+  writeTransaction(db, () => {
+    for (const t of input.transfers) {
+      db.insert(chainTransfers)
+        .values({
+          ...t,
+          amountBase: t.amountBase.toString(),
+          createdAt: input.now,
+          updatedAt: input.now,
+        })
+        .onConflictDoUpdate({
+          target: [chainTransfers.chain, chainTransfers.txid, chainTransfers.eventKey],
+          set: {
+            blockNum: t.blockNum,
+            blockHash: t.blockHash,
+            blockTimestamp: t.blockTimestamp,
+            status: t.status,
+            updatedAt: input.now,
+          },
+          setWhere: sql`${chainTransfers.status} <> 'final'`,
+        })
+        .run();
+    }
+    for (const c of input.statusChanges) {
+      db.update(chainTransfers)
+        .set({ status: c.status, updatedAt: input.now })
+        .where(and(eq(chainTransfers.id, c.id), sql`${chainTransfers.status} <> 'final'`))
+        .run();
+    }
+    applyOrderTransitions(db, input.transitions, input.now);
+    if (input.cursor) {
+      const values = { chain: input.chain, ...input.cursor, updatedAt: input.now };
+      db.insert(chainCursors)
+        .values(values)
+        .onConflictDoUpdate({ target: chainCursors.chain, set: { ...input.cursor, updatedAt: input.now } })
+        .run();
+    }
+  });
+}

@@ -1,0 +1,161 @@
+import type { Address } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import {
+  EVM_DEVNET_CHAINS,
+  type EvmDevnet,
+  type EvmDevnetChain,
+  startEvmDevnet,
+} from '../../src/devnet/evm/devnet.ts';
+import { transferToken } from '../../src/devnet/evm/tokens.ts';
+import { CHAINS } from '../../src/domain/chains.ts';
+import { createKeyRing } from '../../src/keys/key-ring.ts';
+import { listTokens } from '../../src/services/resolve-token.ts';
+import { scanChain } from '../../src/services/scan-chain.ts';
+import { sendPayouts } from '../../src/services/send-payouts.ts';
+import { trackPayouts } from '../../src/services/track-payouts.ts';
+import { type Harness, makeHarness, TEST_MNEMONIC } from './harness.ts';
+
+/** anvil's dev mnemonic: account 0 owns the test tokens, account 1 plays the customer. */
+const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
+export const customer = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 1 });
+
+/** Kassa config for chains served by a devnet: only those chains enabled, on "testnet" settings. */
+export function devnetChainConfig(
+  devnet: EvmDevnet,
+  options: {
+    confirmations?: number | 'finalized';
+    pollIntervalMs?: number;
+    rpc?: (url: string) => string[];
+  } = {},
+): Record<string, unknown> {
+  const chains: Record<string, unknown> = {};
+  for (const chain of CHAINS) chains[chain] = { enabled: false };
+  for (const c of devnet.chains) {
+    chains[c.chain] = {
+      enabled: true,
+      confirmations: options.confirmations ?? 3,
+      confirmationFloor: 0,
+      pollIntervalMs: options.pollIntervalMs ?? 100,
+      testnet: {
+        rpc: options.rpc ? options.rpc(c.url) : [c.url],
+        chainId: c.chainId,
+        tokens: [
+          { symbol: 'USDT', contract: c.tokens.USDT.address, decimals: c.tokens.USDT.decimals },
+          { symbol: 'USDC', contract: c.tokens.USDC.address, decimals: c.tokens.USDC.decimals },
+          { symbol: c.nativeSymbol, contract: null, decimals: 18 },
+        ],
+      },
+    };
+  }
+  return { network: 'testnet', chains, worker: { expireIntervalMs: 100, payoutIntervalMs: 100 } };
+}
+
+export interface EvmWorld {
+  devnet: EvmDevnet;
+  h: Harness;
+  hot(chain: EvmDevnetChain): Address;
+  /** The customer pays `amount` base units of a token (or native coin) to `to`; resolves with the tx hash. */
+  pay(
+    chain: EvmDevnetChain,
+    symbol: 'USDT' | 'USDC' | 'native',
+    to: string,
+    amount: bigint,
+  ): Promise<`0x${string}`>;
+  mine(chain: EvmDevnetChain, blocks: number): Promise<void>;
+  /** One scan pass of a chain (what the worker's scan job does each tick). */
+  scan(chain: EvmDevnetChain): Promise<Awaited<ReturnType<typeof scanChain>>>;
+  /** One payout pass: send queued payouts, then follow them. */
+  payouts(chain: EvmDevnetChain): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A devnet with the given EVM chains (real chain ids and decimals; the hot wallets and the customer
+ * funded) and a Kassa harness configured to scan them, with a clock at the real time (anvil's
+ * blocks carry real timestamps).
+ */
+export async function evmWorld(
+  chains: EvmDevnetChain[],
+  options: {
+    confirmations?: number | 'finalized';
+    slotsInAnEpoch?: number;
+    noMining?: boolean;
+    overrides?: Record<string, unknown>;
+  } = {},
+): Promise<EvmWorld> {
+  const keys = createKeyRing(TEST_MNEMONIC);
+  const hotWallets = chains.map((c) => keys.hotWallet(c).address as Address);
+  const devnet = await startEvmDevnet({
+    chains,
+    fund: { accounts: [...hotWallets, customer.address], tokens: 1_000_000n },
+    ...(options.slotsInAnEpoch ? { slotsInAnEpoch: options.slotsInAnEpoch } : {}),
+    ...(options.noMining ? { noMining: true } : {}),
+  });
+  const h = await makeHarness(
+    { ...devnetChainConfig(devnet, { confirmations: options.confirmations }), ...(options.overrides ?? {}) },
+    { clockStart: Date.now(), chains: true },
+  );
+  const adapter = (chain: EvmDevnetChain) => {
+    const a = h.rt.adapters.get(chain);
+    if (!a) throw new Error(`${chain} has no adapter`);
+    return a;
+  };
+  const tokensOf = async (chain: EvmDevnetChain) => (await listTokens(h.rt)).filter((t) => t.chain === chain);
+  return {
+    devnet,
+    h,
+    hot: (chain) => keys.hotWallet(chain).address as Address,
+    async pay(chain, symbol, to, amount) {
+      const c = devnet.get(chain);
+      if (symbol === 'native') {
+        const hash = await c.client.sendTransaction({
+          account: customer,
+          to: to as Address,
+          value: amount,
+          chain: c.client.chain,
+        });
+        if (!options.noMining) await c.client.waitForTransactionReceipt({ hash });
+        return hash;
+      }
+      if (options.noMining) {
+        const { encodeFunctionData, parseAbi } = await import('viem');
+        return c.client.sendTransaction({
+          account: customer,
+          chain: c.client.chain,
+          to: c.tokens[symbol].address,
+          data: encodeFunctionData({
+            abi: parseAbi(['function transfer(address,uint256)']),
+            functionName: 'transfer',
+            args: [to as Address, amount],
+          }),
+        });
+      }
+      const receipt = await transferToken(c.client, {
+        from: customer,
+        token: c.tokens[symbol].address,
+        to: to as Address,
+        amount,
+      });
+      return receipt.transactionHash;
+    },
+    async mine(chain, blocks) {
+      await devnet.get(chain).client.mine({ blocks });
+    },
+    async scan(chain) {
+      const a = adapter(chain);
+      await a.connect();
+      return scanChain(h.rt, a, await tokensOf(chain), new AbortController().signal);
+    },
+    async payouts(chain) {
+      const a = adapter(chain);
+      await sendPayouts(h.rt, a, new AbortController().signal);
+      await trackPayouts(h.rt, a, await a.heads());
+    },
+    async close() {
+      h.close();
+      await devnet.stop();
+    },
+  };
+}
+
+export { EVM_DEVNET_CHAINS };
