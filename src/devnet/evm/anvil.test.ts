@@ -103,7 +103,7 @@ describe('startAnvil', () => {
     }
   });
 
-  describe('when the Node process that started anvil goes away without stop()', () => {
+  describe.concurrent('when the Node process that started anvil goes away without stop()', () => {
     const script = (ending: string) => `
       import { startAnvil } from ${JSON.stringify(new URL('./anvil.ts', import.meta.url).href)};
       const anvil = await startAnvil({ chainId: 1 });

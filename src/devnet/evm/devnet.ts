@@ -251,25 +251,24 @@ async function fund(
 ): Promise<void> {
   const native = options.fund?.native ?? DEFAULT_NATIVE;
   const whole = options.fund?.tokens ?? DEFAULT_TOKENS;
-  // Reads and balance settings in parallel; mints one after another, since anvil gives concurrent
-  // eth_sendTransaction calls from one account the same nonce ("replacement transaction underpriced").
-  const mints: { token: Address; to: Address; amount: bigint }[] = [];
-  await Promise.all(
-    accounts.flatMap((account) => [
-      (async () => {
-        if ((await client.getBalance({ address: account })) < native) {
-          await client.setBalance({ address: account, value: native });
-        }
-      })(),
-      ...TOKEN_ORDER.map(async (symbol) => {
-        const token = tokens[symbol];
-        const target = whole * 10n ** BigInt(token.decimals);
-        const balance = await tokenBalance(client, token.address, account);
-        if (balance < target) mints.push({ token: token.address, to: account, amount: target - balance });
-      }),
-    ]),
+  // Reads and balance settings in parallel; mints one after another, in a fixed order, since anvil gives
+  // concurrent eth_sendTransaction calls from one account the same nonce ("replacement ... underpriced").
+  const shortfalls = await Promise.all(
+    accounts.map(async (account) => {
+      const [coins, ...balances] = await Promise.all([
+        client.getBalance({ address: account }),
+        ...TOKEN_ORDER.map((symbol) => tokenBalance(client, tokens[symbol].address, account)),
+      ]);
+      if (coins < native) await client.setBalance({ address: account, value: native });
+      return TOKEN_ORDER.map((symbol, i) => {
+        const target = whole * 10n ** BigInt(tokens[symbol].decimals);
+        return { token: tokens[symbol].address, to: account, amount: target - balances[i]! };
+      });
+    }),
   );
-  for (const order of mints) await mint(client, { ...order, from: owner });
+  for (const order of shortfalls.flat()) {
+    if (order.amount > 0n) await mint(client, { ...order, from: owner });
+  }
 }
 
 function fractional(blockTime: number | undefined): boolean {
