@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
+import { depositsCommand } from './cli/deposits.ts';
 import { merchantCommand } from './cli/merchant.ts';
 import { migrateCommand } from './cli/migrate.ts';
 import { UsageError } from './cli/output.ts';
 import { runCommand } from './cli/run.ts';
 import { tokenCommand } from './cli/token.ts';
+import { walletsCommand } from './cli/wallets.ts';
 import { webhooksCommand } from './cli/webhooks.ts';
 import { ConfigError } from './config/load.ts';
 import { AppError } from './domain/errors.ts';
@@ -17,6 +19,8 @@ const USAGE = `Usage: kassa <command> [options]
   merchant list | rotate-token ID | set-callback ID --url URL|--clear | disable ID
   token add --chain C --symbol S --contract A --decimals D
   token list [--chain C]
+  wallets [--json]           hot wallet of each chain and its balances (fund these for payouts)
+  deposits unattributed [--chain C] [--json]   payments no order took (late, wrong token)
 
 Every command takes --config FILE (JSON or TS, merged over wrangler-free.config.ts).
 Secrets come from the environment: KASSA_MNEMONIC(_FILE), KASSA_MASTER_KEY(_FILE).`;
@@ -40,9 +44,6 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** Extra commands registered by other parts (sandbox, demo, wallets, deposits, webhooks). */
-export type Command = (args: string[], flags: Record<string, string | boolean | undefined>) => Promise<void>;
-export const extraCommands = new Map<string, Command>();
 
 /** The `kassa` CLI. Exit codes: 0 ok, 1 failure, 2 bad usage or configuration. */
 export async function main(argv: string[]): Promise<void> {
@@ -72,17 +73,20 @@ export async function main(argv: string[]): Promise<void> {
       case 'merchant':
         await merchantCommand(rest, flags);
         return;
+      case 'wallets':
+        await walletsCommand(flags);
+        return;
+      case 'deposits':
+        await depositsCommand(rest, flags);
+        return;
       case 'token':
         await tokenCommand(rest, flags);
         return;
       case 'webhooks':
         await webhooksCommand(rest, flags);
         return;
-      default: {
-        const extra = extraCommands.get(command);
-        if (!extra) throw new UsageError(`Unknown command ${command}.`);
-        await extra(rest, flags);
-      }
+      default:
+        throw new UsageError(`Unknown command ${command}.`);
     }
   } catch (e) {
     if (e instanceof ConfigError) {
