@@ -101,7 +101,7 @@ export const CHECKOUT_SCRIPT = `
     state = s;
     render(s);
     if (s.final) { stop(); notifyParent(s); return; }
-    later(document.hidden || view === 'expired' ? 5000 : 1000);
+    later(document.hidden ? 5000 : 1000);
   }
   root.addEventListener('click', function (e) {
     var b = e.target.closest ? e.target.closest('button[data-copy]') : null;

@@ -189,10 +189,7 @@ export function CheckoutPage(p: CheckoutPageProps) {
                 <dt id="amount-label">{t.amountLabel}</dt>
                 <dd class="line">
                   <span class="big">
-                    <span id="amount" class="mono">
-                      {state.amount}
-                    </span>{' '}
-                    {state.symbol}
+                    <span id="amount">{state.amount}</span> {state.symbol}
                   </span>
                   <button type="button" data-copy="amount" aria-label={t.copyAmount}>
                     <span>{t.copy}</span>

@@ -16,7 +16,7 @@ header{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:fle
 .eyebrow{margin:0;color:var(--muted);font-size:.875rem}
 h1{margin:.125rem 0 0;font-size:1.875rem;line-height:1.2;overflow-wrap:anywhere}
 h2{margin:0;font-size:1.0625rem}
-nav a{color:var(--accent);margin-left:.5rem}
+nav{display:flex;gap:.75rem}nav a{color:var(--accent);display:inline-block;padding:.125rem 0}
 nav a[aria-current]{color:var(--fg);font-weight:600;text-decoration:none}
 a{color:var(--accent)}
 .status{margin:1rem 0;padding:.75rem 1rem;border-radius:10px;border-left:5px solid var(--info);background:var(--infobg)}
@@ -37,7 +37,7 @@ dd{margin:0}
 .line{display:flex;align-items:center;gap:.75rem;justify-content:space-between}
 .mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;overflow-wrap:anywhere;
 word-break:break-all}
-.big{font-size:1.25rem;font-weight:600}
+.big{font-size:1.25rem;font-weight:600;font-variant-numeric:tabular-nums;overflow-wrap:anywhere;min-width:0}
 .address{font-size:1rem;background:#f6f7f9;border:1px solid var(--line);border-radius:8px;padding:.5rem .625rem;
 flex:1;min-width:0;margin:0}
 button{font:inherit;font-size:.9375rem;min-height:44px;min-width:44px;padding:.5rem .875rem;border-radius:8px;
@@ -62,6 +62,9 @@ gap:.25rem 1rem}
 white-space:nowrap;border:0}
 [hidden]{display:none!important}
 @media (min-width:40rem){main{padding:2.5rem 1rem}.card{padding:1.75rem 2rem}}
+@media (min-width:52rem){main:has(#pay:not([hidden])){max-width:50rem}
+#pay:not([hidden]){display:grid;grid-template-columns:minmax(0,1fr) 15rem;gap:0 2rem;align-items:start}
+#pay .warn{grid-column:1/-1}#pay figure{margin-top:.75rem}}
 `
   .trim()
   .replace(/\n/g, '');
