@@ -111,7 +111,7 @@ export function createWebhookDeliverer(
       const events = claimDueWebhookEvents(deps.db, {
         now,
         limit: free,
-        scan: Math.max(64, free * 4),
+        scan: Math.max(16, free * 2),
         leaseUntil: now + settings.timeoutMs + LEASE_GRACE_MS,
         excludeMerchantIds: saturated,
         accept: (e) => {
@@ -151,6 +151,8 @@ export function createWebhookDeliverer(
           const timer = setTimeout(done, settings.pollIntervalMs);
           wake = done;
         });
+        // let answers that already arrived finish first, so one claim serves several freed slots
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } finally {
       signal?.removeEventListener('abort', poke);

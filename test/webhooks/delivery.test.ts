@@ -305,9 +305,9 @@ describe('webhook delivery', () => {
     expect(eventRow(h, event!.id)).toMatchObject({ status: 'failed', lastError: 'HTTP 500' });
     expect(attempts.at(-1)!.attemptedAt).toBe(deadline);
     expect(attempts.at(-2)!.attemptedAt).toBeLessThan(deadline);
-    // exponential: roughly 12–20 attempts fit in three days, not hundreds
-    expect(attempts.length).toBeGreaterThanOrEqual(12);
-    expect(attempts.length).toBeLessThanOrEqual(25);
+    // exponential: 16–22 attempts fit in three days (jitter decides), not hundreds
+    expect(attempts.length).toBeGreaterThanOrEqual(16);
+    expect(attempts.length).toBeLessThanOrEqual(22);
     // the gaps grow up to the 12 h cap
     const gaps = attempts.slice(1).map((a, i) => a.attemptedAt - attempts[i]!.attemptedAt);
     expect(Math.max(...gaps)).toBeLessThanOrEqual(12 * HOUR);

@@ -71,6 +71,27 @@ describe('webhook events repository', () => {
       now: T0,
     });
     expect(claim()).toEqual(['evt_v2']);
+    recordWebhookAttempt(h.rt.db, {
+      attempt: { eventId: 'evt_v2', attemptedAt: T0, statusCode: 200, latencyMs: 3, error: null },
+      outcome: { status: 'delivered' },
+      now: T0,
+    });
+    expect(claim()).toEqual(['evt_v3']);
+  });
+
+  it('moves the later events of an order behind their head when the head is rescheduled', () => {
+    event('evt_v1', { orderVersion: 1 });
+    event('evt_v2', { orderVersion: 2 });
+    event('evt_other', { orderRef: 'ord_2' });
+    expect(claim()).toEqual(['evt_v1', 'evt_other']);
+    recordWebhookAttempt(h.rt.db, {
+      attempt: { eventId: 'evt_v1', attemptedAt: T0, statusCode: 500, latencyMs: 3, error: 'HTTP 500' },
+      outcome: { status: 'pending', nextAttemptAt: T0 + 60_000 },
+      now: T0,
+    });
+    expect(findWebhookEvent(h.rt.db, 'evt_v2')?.nextAttemptAt).toBe(T0 + 60_000);
+    expect(findWebhookEvent(h.rt.db, 'evt_other')?.nextAttemptAt).toBe(T0 + 5000);
+    expect(claim({ now: T0 + 60_000 })).toEqual(['evt_other', 'evt_v1']);
   });
 
   it('skips excluded merchants and what `accept` refuses, leasing only what it returns', () => {

@@ -3,7 +3,7 @@ import {
   asc,
   desc,
   eq,
-  inArray,
+  gt,
   lt,
   lte,
   notExists,
@@ -87,18 +87,16 @@ const selectDue = (db: Db) =>
       .select()
       .from(webhookEvents)
       .where(dueCondition(db, sql.placeholder('now'), []))
-      .orderBy(
-        asc(webhookEvents.nextAttemptAt),
-        asc(webhookEvents.createdAt),
-        asc(webhookEvents.orderVersion),
-      )
+      .orderBy(asc(webhookEvents.nextAttemptAt))
       .limit(sql.placeholder('limit'))
       .prepare(),
   );
 
 /**
  * Claims due events for delivery, in one write transaction: selects up to `scan` candidates in due
- * order (oldest first, at most one per order since a later event waits for the earlier one), keeps
+ * order (by `nextAttemptAt` alone, so the due index yields them without a sort and the scan stops at
+ * the limit; ties come in insertion order; at most one per order since a later event waits for the
+ * earlier one), keeps
  * those `accept` takes (up to `limit`), and leases them by moving their `nextAttemptAt` to
  * `leaseUntil`. A lease that runs out (the worker died mid-request) makes the event due again, so
  * delivery is at least once. Merchants in `excludeMerchantIds` are skipped in SQL.
@@ -124,11 +122,7 @@ export function claimDueWebhookEvents(
             .select()
             .from(webhookEvents)
             .where(dueCondition(db, input.now, exclude))
-            .orderBy(
-              asc(webhookEvents.nextAttemptAt),
-              asc(webhookEvents.createdAt),
-              asc(webhookEvents.orderVersion),
-            )
+            .orderBy(asc(webhookEvents.nextAttemptAt))
             .limit(scan)
             .all();
     const taken: WebhookEvent[] = [];
@@ -137,20 +131,8 @@ export function claimDueWebhookEvents(
       if (input.accept && !input.accept(row)) continue;
       taken.push({ ...row, nextAttemptAt: input.leaseUntil });
     }
-    if (taken.length > 0) {
-      db.update(webhookEvents)
-        .set({ nextAttemptAt: input.leaseUntil })
-        .where(
-          and(
-            inArray(
-              webhookEvents.id,
-              taken.map((e) => e.id),
-            ),
-            eq(webhookEvents.status, 'pending'),
-          ),
-        )
-        .run();
-    }
+    const lease = leaseStatement(db);
+    for (const e of taken) lease.run({ id: e.id, leaseUntil: input.leaseUntil });
     return taken;
   });
 }
@@ -169,11 +151,56 @@ const insertAttempt = (db: Db) =>
       .prepare(),
   );
 
+const leaseStatement = (db: Db) =>
+  prepared(db, 'webhooks.lease', () =>
+    db
+      .update(webhookEvents)
+      .set({ nextAttemptAt: sql.placeholder('leaseUntil') } as never)
+      .where(and(eq(webhookEvents.id, sql.placeholder('id')), eq(webhookEvents.status, 'pending')))
+      .prepare(),
+  );
+
+const settleStatement = (db: Db, status: AttemptOutcome['status']) =>
+  prepared(db, `webhooks.settle.${status}`, () =>
+    db
+      .update(webhookEvents)
+      .set({
+        attempts: sql`${webhookEvents.attempts} + 1`,
+        status,
+        lastError: sql.placeholder('error'),
+        ...(status === 'delivered' ? { deliveredAt: sql.placeholder('now') } : {}),
+        ...(status === 'pending' ? { nextAttemptAt: sql.placeholder('next') } : {}),
+      } as never)
+      .where(and(eq(webhookEvents.id, sql.placeholder('id')), eq(webhookEvents.status, 'pending')))
+      .returning({ orderRef: webhookEvents.orderRef, orderVersion: webhookEvents.orderVersion })
+      .prepare(),
+  );
+
+/** Moves the later pending events of an order behind their head's next attempt (see recordWebhookAttempt). */
+const holdSuccessors = (db: Db) =>
+  prepared(db, 'webhooks.holdSuccessors', () =>
+    db
+      .update(webhookEvents)
+      .set({ nextAttemptAt: sql.placeholder('next') } as never)
+      .where(
+        and(
+          eq(webhookEvents.orderRef, sql.placeholder('orderRef')),
+          eq(webhookEvents.status, 'pending'),
+          gt(webhookEvents.orderVersion, sql.placeholder('version')),
+          lt(webhookEvents.nextAttemptAt, sql.placeholder('next')),
+        ),
+      )
+      .prepare(),
+  );
+
 /**
  * Records one attempt and its outcome in one transaction: the attempt row, the attempt count, the
  * status (delivered, failed, or pending with the next attempt time) and the last error. The event
  * is only changed while it is pending; returns false when it was not (a second worker, or an
  * operator's resend, settled it first), in which case only the attempt row is written.
+ * When the event stays pending, the later pending events of its order (which must wait for it
+ * anyway) get the same next attempt time, so they sit behind it in the due index instead of being
+ * scanned, blocked, by every claim; `kassa webhooks list` then shows when they can go at the earliest.
  */
 export function recordWebhookAttempt(
   db: Db,
@@ -182,20 +209,17 @@ export function recordWebhookAttempt(
   const { attempt, outcome } = input;
   return writeTransaction(db, () => {
     insertAttempt(db).run({ ...attempt });
-    const set = {
-      attempts: sql`${webhookEvents.attempts} + 1`,
-      status: outcome.status,
-      lastError: attempt.error,
-      ...(outcome.status === 'delivered' ? { deliveredAt: input.now } : {}),
-      ...(outcome.status === 'pending' ? { nextAttemptAt: outcome.nextAttemptAt } : {}),
-    };
-    return (
-      db
-        .update(webhookEvents)
-        .set(set)
-        .where(and(eq(webhookEvents.id, attempt.eventId), eq(webhookEvents.status, 'pending')))
-        .run().changes > 0
-    );
+    const next = outcome.status === 'pending' ? outcome.nextAttemptAt : null;
+    const settled = settleStatement(db, outcome.status).get({
+      id: attempt.eventId,
+      error: attempt.error,
+      now: input.now,
+      next,
+    }) as { orderRef: string | null; orderVersion: number } | undefined;
+    if (settled?.orderRef && next !== null) {
+      holdSuccessors(db).run({ orderRef: settled.orderRef, version: settled.orderVersion, next });
+    }
+    return settled !== undefined;
   });
 }
 
