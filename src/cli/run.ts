@@ -1,4 +1,5 @@
 import { chainJobs } from '../../workers/jobs/chain-jobs.ts';
+import { webhookJobs } from '../../workers/jobs/deliver-webhooks.ts';
 import { startWorker } from '../../workers/main.ts';
 import { bootstrap } from '../bootstrap.ts';
 import { startApiServer } from './serve.ts';
@@ -33,7 +34,7 @@ export async function runCommand(mode: 'start' | 'api' | 'worker', flags: Flags)
     chains: true,
   });
   const api = mode === 'worker' ? null : await startApiServer(rt);
-  const worker = mode === 'api' ? null : await startWorker(rt, [chainJobs(rt.adapters, rt.health)]);
+  const worker = mode === 'api' ? null : await startWorker(rt, [chainJobs(rt.adapters, rt.health), webhookJobs]);
   onShutdown(async () => {
     await api?.close();
     await worker?.stop();

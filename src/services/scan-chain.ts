@@ -171,9 +171,16 @@ async function scanStep(
   const chain = adapter.chain;
   const now = deps.clock.now();
   const watched = watchedAddresses(deps.db, chain, now - LATE_WINDOW_MS);
+  // The block at `to` before and after the scan: if it changed, the chain reorganised under the
+  // scan and what it returned may mix two branches; the step is dropped and retried.
+  const endBefore = await adapter.block(to);
+  if (!endBefore) return null;
   const observed = await adapter.scan(from, to, watched, tokens);
   const end = await adapter.block(to);
-  if (!end) return null;
+  if (!end || end.hash !== endBefore.hash) {
+    deps.logger.info({ chain, from, to }, 'the chain moved during the scan; retrying the step');
+    return null;
+  }
   const byAddress = collectionsByAddress(deps.db, chain, [...new Set(observed.map((t) => t.to))]);
   const stored = transfersOfOrders(deps.db, [...new Set([...byAddress.values()].map((o) => o.id))]);
   const credited = new Set([...stored.values()].flat().map(key));

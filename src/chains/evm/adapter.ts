@@ -39,6 +39,7 @@ type TransferLog = {
   blockHash: Hex;
   transactionHash: Hex;
   logIndex: number;
+  blockTimestamp?: bigint | null;
   args: { from: Address; to: Address; value: bigint };
 };
 
@@ -162,17 +163,24 @@ export class EvmAdapter implements ChainAdapter {
       for (let i = 0; i < recipients.length; i += ADDRESSES_PER_QUERY) {
         const chunk = recipients.slice(i, i + ADDRESSES_PER_QUERY);
         const logs = await this.logsInRange(from, to, contracts, chunk);
-        const heights = [...new Set(logs.map((l) => Number(l.blockNumber)))];
-        await mapLimit(heights, 8, (h) => blockOf(h));
+        // Newer nodes put the block time on each log; otherwise read each block once.
+        const untimed = [
+          ...new Set(logs.filter((l) => l.blockTimestamp == null).map((l) => Number(l.blockNumber))),
+        ];
+        await mapLimit(untimed, 8, (h) => blockOf(h));
         for (const log of logs) {
-          const ref = await blockOf(Number(log.blockNumber));
-          if (!ref || ref.hash !== log.blockHash) continue; // the block changed under us: the next scan sees the truth
+          let timestamp = log.blockTimestamp == null ? null : Number(log.blockTimestamp);
+          if (timestamp === null) {
+            const ref = await blockOf(Number(log.blockNumber));
+            if (!ref || ref.hash !== log.blockHash) continue; // the block changed under us: the step is retried
+            timestamp = ref.timestamp;
+          }
           out.push({
             txid: log.transactionHash,
             eventKey: String(log.logIndex),
             blockNum: Number(log.blockNumber),
             blockHash: log.blockHash,
-            timestamp: ref.timestamp,
+            timestamp,
             from: getAddress(log.args.from),
             to: getAddress(log.args.to),
             contract: getAddress(log.address),

@@ -2,6 +2,7 @@ import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { TransferFact } from '../../domain/collection-progress.ts';
 import type { Order } from '../../domain/order.ts';
 import { type Db, writeTransaction } from '../client.ts';
+import { prepared } from '../prepared.ts';
 import { chainCursors } from '../schema/chain-cursors.ts';
 import { chainTransfers } from '../schema/chain-transfers.ts';
 import { orders } from '../schema/orders.ts';
@@ -219,6 +220,46 @@ export function transfersOfChain(db: Db, chain: string): StoredTransfer[] {
     .map(toStored);
 }
 
+const TRANSFER_COLUMNS = [
+  'id',
+  'chain',
+  'txid',
+  'eventKey',
+  'blockNum',
+  'blockHash',
+  'blockTimestamp',
+  'fromAddress',
+  'toAddress',
+  'tokenContract',
+  'symbol',
+  'amountBase',
+  'status',
+  'orderRef',
+  'unattributedReason',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+/** Insert a transfer, or move it to the block it is in now unless it is already final. */
+const upsertTransfer = (db: Db) =>
+  prepared(db, 'chainTransfers.upsert', () =>
+    db
+      .insert(chainTransfers)
+      .values(Object.fromEntries(TRANSFER_COLUMNS.map((c) => [c, sql.placeholder(c)])) as never)
+      .onConflictDoUpdate({
+        target: [chainTransfers.chain, chainTransfers.txid, chainTransfers.eventKey],
+        set: {
+          blockNum: sql`excluded.block_num`,
+          blockHash: sql`excluded.block_hash`,
+          blockTimestamp: sql`excluded.block_timestamp`,
+          status: sql`excluded.status`,
+          updatedAt: sql`excluded.updated_at`,
+        },
+        setWhere: sql`${chainTransfers.status} <> 'final'`,
+      })
+      .prepare(),
+  );
+
 /**
  * Writes one scan step atomically: new or moved transfers (a transfer already final is never
  * touched), status changes of stored transfers (final, orphaned), order transitions with their
@@ -237,26 +278,9 @@ export function recordScan(
   },
 ): void {
   writeTransaction(db, () => {
+    const upsert = upsertTransfer(db);
     for (const t of input.transfers) {
-      db.insert(chainTransfers)
-        .values({
-          ...t,
-          amountBase: t.amountBase.toString(),
-          createdAt: input.now,
-          updatedAt: input.now,
-        })
-        .onConflictDoUpdate({
-          target: [chainTransfers.chain, chainTransfers.txid, chainTransfers.eventKey],
-          set: {
-            blockNum: t.blockNum,
-            blockHash: t.blockHash,
-            blockTimestamp: t.blockTimestamp,
-            status: t.status,
-            updatedAt: input.now,
-          },
-          setWhere: sql`${chainTransfers.status} <> 'final'`,
-        })
-        .run();
+      upsert.run({ ...t, amountBase: t.amountBase.toString(), createdAt: input.now, updatedAt: input.now });
     }
     for (const c of input.statusChanges) {
       db.update(chainTransfers)

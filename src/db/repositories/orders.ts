@@ -215,39 +215,100 @@ export function applyOrderTransitions(db: Db, transitions: OrderTransition[], no
   return db.$client.inTransaction ? run() : writeTransaction(db, run);
 }
 
+const MUTABLE_COLUMNS = [
+  'status',
+  'reason',
+  'receivedBase',
+  'actualAmountBase',
+  'txId',
+  'txFrom',
+  'txTo',
+  'txAmountBase',
+  'txBlockNum',
+  'txConfirmedNum',
+  'txStatus',
+  'txTimestamp',
+  'version',
+  'updatedAt',
+] as const;
+
+const selectById = (db: Db) =>
+  prepared(db, 'orders.byId', () =>
+    db
+      .select()
+      .from(orders)
+      .where(eq(orders.id, sql.placeholder('id')))
+      .prepare(),
+  );
+
+const updateGuarded = (db: Db) =>
+  prepared(db, 'orders.updateGuarded', () =>
+    db
+      .update(orders)
+      .set(Object.fromEntries(MUTABLE_COLUMNS.map((c) => [c, sql.placeholder(c)])) as never)
+      .where(
+        and(
+          eq(orders.id, sql.placeholder('id')),
+          eq(orders.status, sql.placeholder('expectedStatus')),
+          eq(orders.version, sql.placeholder('expectedVersion')),
+        ),
+      )
+      .returning()
+      .prepare(),
+  );
+
+const EVENT_COLUMNS = [
+  'id',
+  'merchantId',
+  'orderRef',
+  'orderVersion',
+  'notifyType',
+  'data',
+  'status',
+  'attempts',
+  'nextAttemptAt',
+  'createdAt',
+] as const;
+
+const insertEvent = (db: Db) =>
+  prepared(db, 'webhookEvents.insert', () =>
+    db
+      .insert(webhookEvents)
+      .values(Object.fromEntries(EVENT_COLUMNS.map((c) => [c, sql.placeholder(c)])) as never)
+      .prepare(),
+  );
+
 function applyOne(db: Db, t: OrderTransition, now: number): Order {
-  const current = db.select().from(orders).where(eq(orders.id, t.order.id)).get();
+  const current = selectById(db).get({ id: t.order.id }) as OrderRow | undefined;
   if (!current || current.status !== t.order.status) {
     throw new AppError('state_conflict', `Order ${t.order.orderId} changed while it was being updated.`);
   }
   const statusChanged = t.patch.status !== current.status;
-  const updated = db
-    .update(orders)
-    .set({ ...patchToColumns(t.patch), version: current.version + 1, updatedAt: now })
-    .where(
-      and(eq(orders.id, current.id), eq(orders.status, current.status), eq(orders.version, current.version)),
-    )
-    .returning()
-    .get() as OrderRow | undefined;
-  if (!updated)
+  const next = { ...current, ...patchToColumns(t.patch), version: current.version + 1, updatedAt: now };
+  const updated = updateGuarded(db).get({
+    ...Object.fromEntries(MUTABLE_COLUMNS.map((c) => [c, next[c]])),
+    id: current.id,
+    expectedStatus: current.status,
+    expectedVersion: current.version,
+  }) as OrderRow | undefined;
+  if (!updated) {
     throw new AppError('state_conflict', `Order ${t.order.orderId} changed while it was being updated.`);
+  }
   const order = rowToOrder(updated);
   const notifyType = statusChanged ? notifyTypeFor(order.status) : null;
   if (notifyType) {
-    db.insert(webhookEvents)
-      .values({
-        id: newId('evt'),
-        merchantId: order.merchantId,
-        orderRef: order.id,
-        orderVersion: updated.version,
-        notifyType,
-        data: JSON.stringify(toNotifyOrder(order)),
-        status: 'pending',
-        attempts: 0,
-        nextAttemptAt: now,
-        createdAt: now,
-      })
-      .run();
+    insertEvent(db).run({
+      id: newId('evt'),
+      merchantId: order.merchantId,
+      orderRef: order.id,
+      orderVersion: updated.version,
+      notifyType,
+      data: JSON.stringify(toNotifyOrder(order)),
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: now,
+      createdAt: now,
+    });
   }
   return order;
 }
