@@ -72,3 +72,30 @@ describe('sendWebhook', () => {
     await new Promise((r) => server.close(r));
   });
 });
+
+describe('sendWebhook on kept-alive connections', () => {
+  it('sends again on a new connection when the receiver closed the reused one, within one attempt', async () => {
+    const { createServer } = await import('node:http');
+    let requests = 0;
+    const perSocket = new WeakMap<object, number>();
+    const server = createServer((req, res) => {
+      requests++;
+      const n = (perSocket.get(req.socket) ?? 0) + 1;
+      perSocket.set(req.socket, n);
+      // the receiver drops a connection on its second request, as an idle-timeout race does
+      if (n === 2) return req.socket.destroy();
+      req.resume();
+      res.end('ok');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+    try {
+      expect(await sendWebhook(url, signed, 1000)).toMatchObject({ statusCode: 200, error: null });
+      expect(await sendWebhook(url, signed, 1000)).toMatchObject({ statusCode: 200, error: null });
+      expect(requests).toBe(3);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});

@@ -17,38 +17,65 @@ const SNIPPET_BYTES = 300;
 /** An answer longer than this is cut off (the socket is closed) rather than read to the end. */
 const DRAIN_BYTES = 1 << 20;
 
+/** Errors that mean a kept-alive socket was closed by the receiver just as it was reused. */
+const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
 /**
  * POSTs a signed webhook with node:http(s) and reports what happened; never throws. Redirects are
  * not followed (a 3xx is a failure like any non-2xx). `timeoutMs` bounds the whole exchange: connect,
  * send, answer; when it passes the socket is destroyed. A 2xx counts as soon as its status line
  * arrives; the rest of its body is drained in the background (same deadline) so the connection can
- * be reused.
+ * be reused. When a reused keep-alive connection turns out to be closed by the receiver (reset
+ * before any answer: the receiver dropped it while idle), the request is sent once more on a new
+ * connection within the same deadline, as Node's documentation advises for `reusedSocket`.
  */
-export function sendWebhook(url: string, signed: SignedWebhook, timeoutMs: number): Promise<SendResult> {
+export async function sendWebhook(
+  url: string,
+  signed: SignedWebhook,
+  timeoutMs: number,
+): Promise<SendResult> {
   const started = performance.now();
+  const done = (statusCode: number | null, error: string | null): SendResult => ({
+    statusCode,
+    error,
+    latencyMs: Math.round(performance.now() - started),
+  });
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return done(null, 'the callback URL is not a valid URL');
+  }
+  const client = target.protocol === 'https:' ? https : target.protocol === 'http:' ? http : null;
+  if (!client) return done(null, `the callback URL must use http or https, not ${target.protocol}`);
+  let r = await exchange(client, target, signed, timeoutMs, timeoutMs);
+  const left = timeoutMs - (performance.now() - started);
+  if (r.staleSocket && left >= 1) r = await exchange(client, target, signed, left, timeoutMs);
+  return done(r.statusCode, r.error);
+}
+
+function exchange(
+  client: typeof http | typeof https,
+  target: URL,
+  signed: SignedWebhook,
+  timeoutMs: number,
+  /** The attempt's whole budget, for the error text. */
+  budgetMs: number,
+): Promise<{ statusCode: number | null; error: string | null; staleSocket: boolean }> {
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (statusCode: number | null, error: string | null) => {
+    const finish = (statusCode: number | null, error: string | null, staleSocket = false) => {
       if (settled) return;
       settled = true;
-      resolve({ statusCode, error, latencyMs: Math.round(performance.now() - started) });
+      resolve({ statusCode, error, staleSocket });
     };
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      return finish(null, 'the callback URL is not a valid URL');
-    }
-    const client = target.protocol === 'https:' ? https : target.protocol === 'http:' ? http : null;
-    if (!client) return finish(null, `the callback URL must use http or https, not ${target.protocol}`);
-
     let req: http.ClientRequest;
     let status: number | null = null;
     const snippet: Buffer[] = [];
     let snippetBytes = 0;
     let location: string | undefined;
     const timer = setTimeout(() => {
-      finish(status, status === null ? `no answer within ${timeoutMs} ms` : describeStatus(status));
+      finish(status, status === null ? `no answer within ${budgetMs} ms` : describeStatus(status));
       req.destroy();
     }, timeoutMs);
     const describeStatus = (code: number) =>
@@ -87,7 +114,9 @@ export function sendWebhook(url: string, signed: SignedWebhook, timeoutMs: numbe
     });
     req.on('error', (e) => {
       clearTimeout(timer);
-      finish(status, status === null ? networkError(e) : describeStatus(status));
+      if (status !== null) return finish(status, describeStatus(status));
+      const code = (e as NodeJS.ErrnoException).code ?? '';
+      finish(null, networkError(e), req.reusedSocket && STALE_SOCKET_CODES.has(code));
     });
     req.end(signed.body);
   });
