@@ -5,6 +5,7 @@ import type { Logger } from '../lib/logger.ts';
 import { EvmAdapter } from './evm/adapter.ts';
 import type { ChainAdapter } from './port.ts';
 import { SuiAdapter } from './sui/adapter.ts';
+import { TronAdapter } from './tron/adapter.ts';
 
 /** Builds one family's adapter from a chain's active settings. */
 export type AdapterFactory = (settings: ActiveChain, logger: Logger) => ChainAdapter;
@@ -12,6 +13,7 @@ export type AdapterFactory = (settings: ActiveChain, logger: Logger) => ChainAda
 /** The adapter of each chain family. */
 const factories: Partial<Record<Family, AdapterFactory>> = {
   evm: (settings, logger) => new EvmAdapter(settings, logger),
+  tron: (settings, logger) => new TronAdapter(settings, logger),
   sui: (settings, logger) => new SuiAdapter(settings, logger),
 };
 

@@ -1,0 +1,88 @@
+import { type RpcEndpoints, TransientRpcError, throwIfTransientStatus } from '../rpc/endpoints.ts';
+
+/**
+ * The java-tron HTTP API over fail-over endpoints (chains.md A.1): POST JSON, HTTP 200 with the
+ * error in the body, `{}` for not-found. Transport failures, 429/5xx and the node's own
+ * "lack of computing resources" / busy answers are transient (retried, next URL); every other
+ * in-band `Error` is raised as a TronNodeError for the caller to judge.
+ */
+
+/** A java-tron answer that is an error but not a transient one (bad request, API disabled, lite node). */
+export class TronNodeError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = 'TronNodeError';
+  }
+}
+
+/** Node JSON: fields checked where they are read. */
+// biome-ignore lint/suspicious/noExplicitAny: wire shapes are validated field by field by the readers
+export type NodeJson = any;
+
+/** Calls one API path on one URL. */
+export type TronCall = (path: string, body?: Record<string, unknown>) => Promise<NodeJson>;
+
+const TRANSIENT_ERROR = /lack of computing resources|SERVER_BUSY|too many requests|rate limit/i;
+/** int64 literals that a JS number would round (16+ digits) become strings before JSON.parse. */
+const BIG_INT_LITERAL = /([:[,]\s*)(-?\d{16,})(?=\s*[,\]}])/g;
+
+/**
+ * Parses java-tron JSON keeping every int64 exact: integers too long for a double arrive as
+ * decimal strings (read them with `BigInt(String(x))`). Throws on malformed text.
+ */
+export function parseTronJson(text: string): NodeJson {
+  return JSON.parse(text.replace(BIG_INT_LITERAL, '$1"$2"'));
+}
+
+export class TronHttp {
+  constructor(readonly endpoints: RpcEndpoints) {}
+
+  /** POSTs `body` to `path` (e.g. `/wallet/getnowblock`) with fail-over; returns the parsed JSON. */
+  call(path: string, body: Record<string, unknown> = {}): Promise<NodeJson> {
+    return this.endpoints.request((url, signal) => post(url, path, body, signal));
+  }
+
+  /**
+   * Runs several calls against ONE endpoint (the whole function fails over and retries as a unit),
+   * for answers that must come from the same node, e.g. "solid block time, then is the tx there".
+   */
+  pinned<T>(fn: (call: TronCall) => Promise<T>): Promise<T> {
+    return this.endpoints.request((url, signal) => fn((path, body = {}) => post(url, path, body, signal)));
+  }
+}
+
+async function post(
+  base: string,
+  path: string,
+  body: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<NodeJson> {
+  const response = await fetch(`${base.replace(/\/+$/, '')}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  });
+  throwIfTransientStatus(response);
+  const text = await response.text();
+  let json: NodeJson;
+  try {
+    json = parseTronJson(text);
+  } catch {
+    if (response.status !== 200 || /lite fullnode|closed/i.test(text)) {
+      throw new TronNodeError(`${path}: HTTP ${response.status} ${text.slice(0, 120)}`, response.status);
+    }
+    throw new TransientRpcError(`${path}: invalid JSON from the node`);
+  }
+  if (json !== null && typeof json === 'object' && !Array.isArray(json) && typeof json.Error === 'string') {
+    if (TRANSIENT_ERROR.test(json.Error)) throw new TransientRpcError(`${path}: ${json.Error}`);
+    throw new TronNodeError(`${path}: ${json.Error}`, response.status);
+  }
+  if (response.status !== 200) {
+    throw new TronNodeError(`${path}: HTTP ${response.status}`, response.status);
+  }
+  return json;
+}
