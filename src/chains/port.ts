@@ -1,4 +1,5 @@
 import type { Chain, Family } from '../domain/chains.ts';
+import type { EndpointStats } from './rpc/endpoints.ts';
 
 /**
  * The one interface every chain adapter implements (EVM on viem, TRON on tronweb, SUI on
@@ -145,6 +146,8 @@ export interface ChainAdapter {
     nonce: number | null;
     validUntil: number | null;
   }): Promise<boolean>;
+  /** Requests and transient errors per RPC URL (URLs redacted), for /metrics; counters only grow. */
+  rpcStatistics?(): EndpointStats[];
   /** Releases sockets and timers. */
   close?(): Promise<void>;
 }

@@ -28,7 +28,7 @@ import {
   type SignedPayout,
   type TokenSpec,
 } from '../port.ts';
-import { RpcEndpoints } from '../rpc/endpoints.ts';
+import { type EndpointStats, RpcEndpoints } from '../rpc/endpoints.ts';
 import { jsonRpcClient } from '../rpc/json-rpc.ts';
 import { ERC20_ABI, TRANSFER_EVENT } from './erc20.ts';
 import { isRangeError, LogRange } from './log-range.ts';
@@ -101,6 +101,10 @@ export class EvmAdapter implements ChainAdapter {
       cacheTime: 0,
     }) as PublicClient;
     this.logRange = new LogRange(settings.maxLogRange);
+  }
+
+  rpcStatistics(): EndpointStats[] {
+    return this.endpoints.statistics();
   }
 
   async connect(): Promise<void> {
