@@ -543,7 +543,12 @@ export class SuiAdapter implements ChainAdapter {
    * afterwards. Needs the transaction's bytes, which this process has when it signed or broadcast it
    * (the engine broadcasts an attempt before asking); without them the answer is false.
    */
-  async canNeverLand(attempt: { txHash: string }): Promise<boolean> {
+  async canNeverLand(attempt: {
+    txHash: string;
+    from: string;
+    nonce: number | null;
+    validUntil: number | null;
+  }): Promise<boolean> {
     const tx = this.known.get(attempt.txHash);
     if (!tx) return false;
     const proven = await this.rpc.call(async (client, options) => {
