@@ -49,7 +49,10 @@ import {
   type Watch,
 } from './wire.ts';
 
-/** Blocks per scan step: one getblockbylimitnext per BLOCKS_PER_REQUEST, one TransactionInfo request per block with contract calls. */
+/**
+ * Blocks per scan step (lowered by the chain's `maxLogRange` setting): one getblockbylimitnext per
+ * BLOCKS_PER_REQUEST blocks, one TransactionInfo request per block that has contract calls.
+ */
 const SCAN_STEP = 200;
 /** getblockbylimitnext allows 100; fewer keeps a response of busy mainnet blocks to a few MB. */
 const BLOCKS_PER_REQUEST = 50;
@@ -214,7 +217,7 @@ export class TronAdapter implements ChainAdapter {
   }
 
   scanStep(): number {
-    return SCAN_STEP;
+    return Math.max(1, Math.min(SCAN_STEP, this.settings.maxLogRange));
   }
 
   private hex20(address: string): string | undefined {
