@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
+import { demoCommand } from './cli/demo.ts';
 import { depositsCommand } from './cli/deposits.ts';
 import { merchantCommand } from './cli/merchant.ts';
 import { migrateCommand } from './cli/migrate.ts';
 import { UsageError } from './cli/output.ts';
 import { runCommand } from './cli/run.ts';
+import { sandboxCommand } from './cli/sandbox.ts';
 import { tokenCommand } from './cli/token.ts';
 import { walletsCommand } from './cli/wallets.ts';
 import { webhooksCommand } from './cli/webhooks.ts';
@@ -12,6 +14,8 @@ import { AppError } from './domain/errors.ts';
 
 const USAGE = `Usage: kassa <command> [options]
 
+  sandbox [--port 8180] [--data ./data]   everything on local devnets (what npm start runs)
+  demo [--chain ETH] [--symbol USDT] [--amount 10.00]   a payment and a payout against the sandbox
   start                      API and worker in one process (small operators)
   api | worker               the two halves as separate processes
   migrate                    apply database migrations
@@ -41,9 +45,11 @@ const OPTIONS = {
   failed: { type: 'boolean' },
   merchant: { type: 'string' },
   port: { type: 'string' },
+  data: { type: 'string' },
+  amount: { type: 'string' },
+  'log-level': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
-
 
 /** The `kassa` CLI. Exit codes: 0 ok, 1 failure, 2 bad usage or configuration. */
 export async function main(argv: string[]): Promise<void> {
@@ -72,6 +78,12 @@ export async function main(argv: string[]): Promise<void> {
         return;
       case 'merchant':
         await merchantCommand(rest, flags);
+        return;
+      case 'sandbox':
+        await sandboxCommand(flags);
+        return;
+      case 'demo':
+        await demoCommand(flags);
         return;
       case 'wallets':
         await walletsCommand(flags);

@@ -298,3 +298,8 @@ export function recordScan(
     }
   });
 }
+
+/** Forgets a chain's checkpoint, so its next scan starts afresh (a devnet chain that restarted empty). */
+export function resetCursor(db: Db, chain: string): void {
+  db.delete(chainCursors).where(eq(chainCursors.chain, chain)).run();
+}

@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { generateMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { chainJobs } from '../../workers/jobs/chain-jobs.ts';
+import { webhookJobs } from '../../workers/jobs/deliver-webhooks.ts';
+import { startWorker } from '../../workers/main.ts';
+import { bootstrap } from '../bootstrap.ts';
+import { SANDBOX_CUSTOMER, type SandboxChain, startSandboxChains } from '../devnet/sandbox.ts';
+import { EVM_CHAINS } from '../domain/chains.ts';
+import { createKeyRing } from '../keys/key-ring.ts';
+import { createLogger } from '../lib/logger.ts';
+import { createMerchant, describeMerchants } from '../services/manage-merchants.ts';
+import { resetChainCheckpoint } from '../services/reset-chain-checkpoint.ts';
+import { onShutdown } from './run.ts';
+import { startApiServer } from './serve.ts';
+
+/** What `kassa sandbox` writes to `<data>/sandbox.json` for `kassa demo` (devnet-only secrets). */
+export interface SandboxInfo {
+  apiUrl: string;
+  webhookUrl: string;
+  merchant: { merchantId: string; token: string; webhookSecret: string };
+  chains: Record<string, SandboxChain>;
+  customer: typeof SANDBOX_CUSTOMER;
+}
+
+function writePrivate(path: string, text: string): void {
+  writeFileSync(path, text, { mode: 0o600 });
+  chmodSync(path, 0o600);
+}
+
+/** The sandbox's own operator secrets, made once and kept in the data folder (devnet money only). */
+function sandboxSecrets(dataDir: string): { mnemonic: string; masterKey: string } {
+  const file = join(dataDir, 'sandbox-secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+  const secrets = { mnemonic: generateMnemonic(wordlist, 128), masterKey: randomBytes(32).toString('hex') };
+  writePrivate(file, `${JSON.stringify(secrets, null, 2)}\n`);
+  return secrets;
+}
+
+/**
+ * `kassa sandbox`: Kassa on local devnets for a first try — anvil for the EVM chains with test USDT
+ * and USDC, the fake TRON and Sui nodes, SQLite in `./data`, a demo merchant, API and worker in one
+ * process on port 8180. Restarting keeps the database and the EVM chains; Ctrl-C stops everything.
+ */
+export async function sandboxCommand(flags: Record<string, string | boolean | undefined>): Promise<void> {
+  const started = performance.now();
+  const dataDir = resolve((flags.data as string | undefined) ?? './data');
+  const port = Number(flags.port ?? 8180);
+  mkdirSync(dataDir, { recursive: true });
+  const secrets = sandboxSecrets(dataDir);
+  const keys = createKeyRing(secrets.mnemonic);
+  const hotWallets = Object.fromEntries(
+    ['TRON', 'SUI', ...EVM_CHAINS].map((c) => [c, keys.hotWallet(c as 'ETH').address]),
+  );
+  process.stdout.write(
+    'Starting local chains (anvil for ETH, BSC, POLYGON, AVAX_C_CHAIN; fake TRON and Sui nodes)…\n',
+  );
+  const chains = await startSandboxChains({ dataDir, hotWallets });
+  const baseUrl = `http://localhost:${port}`;
+  const logger = createLogger({ level: (flags['log-level'] as string | undefined) ?? 'warn' });
+  let rt: Awaited<ReturnType<typeof bootstrap>>;
+  try {
+    rt = await bootstrap({
+      env: {
+        KASSA_DB: join(dataDir, 'sandbox.db'),
+        KASSA_MNEMONIC: secrets.mnemonic,
+        KASSA_MASTER_KEY: secrets.masterKey,
+      },
+      overrides: {
+        ...chains.config,
+        port,
+        host: '127.0.0.1',
+        baseUrl,
+        worker: { expireIntervalMs: 1000, payoutIntervalMs: 1000 },
+      },
+      migrations: 'apply',
+      chains: true,
+      logger,
+    });
+  } catch (error) {
+    await chains.stop();
+    throw error;
+  }
+  for (const chain of ['TRON', 'SUI']) if (chains.chains[chain]) await resetChainCheckpoint(rt, chain);
+
+  const infoFile = join(dataDir, 'sandbox.json');
+  const previous = existsSync(infoFile) ? (JSON.parse(readFileSync(infoFile, 'utf8')) as SandboxInfo) : null;
+  const webhookUrl = `http://127.0.0.1:${port + 1}/webhooks`;
+  let merchant = previous?.merchant;
+  let fresh = false;
+  if (!merchant || !(await describeMerchants(rt)).some((m) => m.merchantId === merchant?.merchantId)) {
+    const created = await createMerchant(rt, { kind: 'V3', name: 'Demo shop', callbackUrl: webhookUrl });
+    merchant = { merchantId: created.merchantId, token: created.token, webhookSecret: created.webhookSecret };
+    fresh = true;
+  }
+  const info: SandboxInfo = {
+    apiUrl: baseUrl,
+    webhookUrl,
+    merchant,
+    chains: chains.chains,
+    customer: SANDBOX_CUSTOMER,
+  };
+  writePrivate(infoFile, `${JSON.stringify(info, null, 2)}\n`);
+
+  const api = await startApiServer(rt, { addressPool: 20 });
+  const worker = await startWorker(rt, [chainJobs(rt.adapters, rt.health), webhookJobs]);
+  onShutdown(async () => {
+    await api.close();
+    await worker.stop();
+    await chains.stop();
+    rt.close();
+  });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  process.stdout.write(banner({ info, fresh, seconds, dataDir }));
+}
+
+function banner(input: { info: SandboxInfo; fresh: boolean; seconds: string; dataDir: string }): string {
+  const { info } = input;
+  const lines = [
+    '',
+    `Kassa sandbox is ready in ${input.seconds} s: ${info.apiUrl}`,
+    `  data:      ${input.dataDir} (delete it to start over)`,
+    `  chains:    ${Object.entries(info.chains)
+      .map(([c, x]) => `${c} ${x.rpc}`)
+      .join('\n             ')}`,
+    `  merchant:  ${info.merchant.merchantId} (V3), webhooks to ${info.webhookUrl}`,
+  ];
+  if (input.fresh) {
+    lines.push(
+      '',
+      `The demo merchant was created. Its secrets are shown this once (they are also in ${join(input.dataDir, 'sandbox.json')}):`,
+      `  token:          ${info.merchant.token}`,
+      `  webhook secret: ${info.merchant.webhookSecret}`,
+    );
+  }
+  lines.push(
+    '',
+    'Create a collection (paste into a shell):',
+    '',
+    `  TOKEN=$(node -p "require('${join(input.dataDir, 'sandbox.json')}').merchant.token")`,
+    '  ORDER=try-$(date +%s)',
+    `  DATA="{\\"amount\\":\\"10.00\\",\\"symbol\\":\\"USDT\\",\\"chain\\":\\"ETH\\",\\"orderId\\":\\"$ORDER\\"}"`,
+    `  SIGN=$(printf '%s' "$DATA" | openssl dgst -sha256 -hmac "$TOKEN" -hex | sed 's/^.*= //')`,
+    `  curl -s ${info.apiUrl}/v1/order/createCollection -H 'content-type: application/json' \\`,
+    `    -d "{\\"sign\\":\\"$SIGN\\",\\"timestamp\\":$(date +%s),\\"nonce\\":\\"$(od -An -N8 -tx1 /dev/urandom | tr -d ' \\n')\\",\\"data\\":$DATA}"`,
+    '',
+    'Or watch a whole payment and a payout happen:  npx kassa demo',
+    'Stop with Ctrl-C.',
+    '',
+  );
+  return `${lines.join('\n')}\n`;
+}
