@@ -90,6 +90,8 @@ export async function tronWorld(
     solidLag?: number;
     genesis?: Genesis;
     overrides?: Record<string, unknown>;
+    /** the RPC URLs Kassa is given for the node's URL (default: just it) */
+    rpc?: (url: string) => string[];
   } = {},
 ): Promise<TronWorld> {
   const solidLag = options.solidLag ?? 19;
@@ -100,7 +102,9 @@ export async function tronWorld(
   });
   const h = await makeHarness(
     {
-      ...tronChainConfig([node.url], { confirmations: options.confirmations }),
+      ...tronChainConfig(options.rpc ? options.rpc(node.url) : [node.url], {
+        confirmations: options.confirmations,
+      }),
       ...(options.overrides ?? {}),
     },
     { clockStart: node.state().headTimestamp, chains: true },
