@@ -38,10 +38,12 @@ const config = {
     retryMaxDelayMs: 12 * 3600_000,
   },
   worker: { expireIntervalMs: 5_000, payoutIntervalMs: 2_000 },
+  ops: { lagBudget: { pollIntervals: 3, slackSeconds: 30 } },
   chains: {
     TRON: {
       confirmations: 'finalized',
       pollIntervalMs: 3_000,
+      blockTimeMs: 3_000,
       mainnet: {
         rpc: ['https://api.trongrid.io'],
         tokens: [
@@ -62,6 +64,7 @@ const config = {
     ETH: {
       confirmations: 'finalized',
       pollIntervalMs: 12_000,
+      blockTimeMs: 12_000,
       mainnet: {
         rpc: ['https://ethereum-rpc.publicnode.com'],
         chainId: 1,
@@ -85,6 +88,7 @@ const config = {
     BSC: {
       confirmations: 'finalized',
       pollIntervalMs: 3_000,
+      blockTimeMs: 750,
       maxLogRange: 500,
       eip1559: false,
       mainnet: {
@@ -111,6 +115,7 @@ const config = {
       confirmations: 'finalized',
       confirmationFloor: 32,
       pollIntervalMs: 4_000,
+      blockTimeMs: 2_000,
       mainnet: {
         rpc: ['https://polygon-bor-rpc.publicnode.com'],
         chainId: 137,
@@ -134,6 +139,7 @@ const config = {
     AVAX_C_CHAIN: {
       confirmations: 1,
       pollIntervalMs: 2_000,
+      blockTimeMs: 2_000,
       mainnet: {
         rpc: ['https://avalanche-c-chain-rpc.publicnode.com'],
         chainId: 43114,
@@ -157,6 +163,7 @@ const config = {
     SUI: {
       confirmations: 'finalized',
       pollIntervalMs: 1_000,
+      blockTimeMs: 250,
       mainnet: {
         rpc: ['https://fullnode.mainnet.sui.io:443'],
         tokens: [

@@ -40,6 +40,10 @@ export const chainSchema = z.object({
   /** Minimum confirmations even when the finalized tag says more (defence in depth). */
   confirmationFloor: z.number().int().min(0).default(0),
   pollIntervalMs: z.number().int().min(50),
+  /** Expected time between blocks (checkpoints on SUI); part of the scanner's default lag budget. */
+  blockTimeMs: z.number().int().positive().optional(),
+  /** How far (seconds) the scanner may trail the chain before /readyz reports it; default: see `ops.lagBudget`. */
+  lagBudgetSeconds: z.number().positive().optional(),
   /** EVM: the largest eth_getLogs block range to ask for; shrinks on provider errors. */
   maxLogRange: z.number().int().positive().default(2000),
   /** EVM: sign type-2 (EIP-1559) transactions; legacy gas price otherwise. */
@@ -99,6 +103,30 @@ export const configSchema = z.object({
     expireIntervalMs: z.number().int().min(10),
     payoutIntervalMs: z.number().int().min(10),
   }),
+  /** Health, readiness and metrics endpoints (docs/operations.md). */
+  ops: z
+    .object({
+      /**
+       * A chain's default lag budget: `pollIntervals` × its poll interval + its block time +
+       * `slackSeconds`. A chain's `lagBudgetSeconds` replaces the whole sum.
+       */
+      lagBudget: z
+        .object({
+          pollIntervals: z.number().positive().default(3),
+          slackSeconds: z.number().min(0).default(30),
+        })
+        .prefault({}),
+      /**
+       * Bearer token GET /metrics requires; null leaves it open (bind or firewall it instead). A
+       * secret, so it comes from the environment: KASSA_METRICS_TOKEN.
+       */
+      metricsToken: z
+        .string()
+        .min(16, 'must be at least 16 characters (openssl rand -hex 16)')
+        .nullable()
+        .prefault(() => process.env.KASSA_METRICS_TOKEN || null),
+    })
+    .prefault({}),
   chains: z.object(
     Object.fromEntries(CHAINS.map((c) => [c, chainSchema])) as Record<
       (typeof CHAINS)[number],

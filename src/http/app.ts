@@ -6,8 +6,12 @@ import type { Deps } from '../services/deps.ts';
 import { MerchantDirectory } from '../services/merchant-directory.ts';
 import type { HttpContext } from './context.ts';
 import { asAppError, fail } from './envelope.ts';
+import { accessLog } from './middleware/access-log.ts';
 import { requestId, requestLogger } from './middleware/request-id.ts';
 import { checkoutRoute } from './routes/checkout.ts';
+import { healthRoute } from './routes/ops.health.ts';
+import { metricsRoute } from './routes/ops.metrics.ts';
+import { readinessRoute } from './routes/ops.readiness.ts';
 import { createCollectionRoute } from './routes/order.create-collection.ts';
 import { createPayoutRoute } from './routes/order.create-payout.ts';
 import { getOrderStatusRoute } from './routes/order.get-order-status.ts';
@@ -33,6 +37,7 @@ export function createApp(
   };
   const app = new Hono();
   app.use('*', requestId(deps.logger));
+  app.use('*', accessLog(deps.logger));
   app.use(
     '/v1/*',
     bodyLimit({
@@ -48,6 +53,9 @@ export function createApp(
     getOrderStatusRoute,
     supportSymbolsRoute,
     checkoutRoute,
+    healthRoute,
+    readinessRoute,
+    metricsRoute,
     ...(options.extraRoutes ?? []),
   ]) {
     app.route('/', route(ctx));
