@@ -95,7 +95,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<Runtime
         ]);
       }
     }
-    const adapters = options.chains ? createAdapters(config, logger) : new Map<Chain, ChainAdapter>();
+    const adapters = options.chains ? await createAdapters(config, logger) : new Map<Chain, ChainAdapter>();
     const nativeOf = (chain: Chain) => {
       const native = activeChain(config, chain).tokens.find((t) => t.contract === null);
       return native ? { chain, ...native } : null;

@@ -1,14 +1,5 @@
 import { parseArgs } from 'node:util';
-import { demoCommand } from './cli/demo.ts';
-import { depositsCommand } from './cli/deposits.ts';
-import { merchantCommand } from './cli/merchant.ts';
-import { migrateCommand } from './cli/migrate.ts';
 import { UsageError } from './cli/output.ts';
-import { runCommand } from './cli/run.ts';
-import { sandboxCommand } from './cli/sandbox.ts';
-import { tokenCommand } from './cli/token.ts';
-import { walletsCommand } from './cli/wallets.ts';
-import { webhooksCommand } from './cli/webhooks.ts';
 import { ConfigError } from './config/load.ts';
 import { AppError } from './domain/errors.ts';
 
@@ -19,6 +10,7 @@ const USAGE = `Usage: kassa <command> [options]
   start                      API and worker in one process (small operators)
   api | worker               the two halves as separate processes
   migrate                    apply database migrations
+  secrets generate --out DIR   a new mnemonic and master key in files only the owner can read
   merchant create --kind V2|V3 [--name N] [--callback-url URL]
   merchant list | rotate-token ID | set-callback ID --url URL|--clear | disable ID
   token add --chain C --symbol S --contract A --decimals D
@@ -46,6 +38,7 @@ const OPTIONS = {
   merchant: { type: 'string' },
   port: { type: 'string' },
   data: { type: 'string' },
+  out: { type: 'string' },
   amount: { type: 'string' },
   'log-level': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -71,31 +64,34 @@ export async function main(argv: string[]): Promise<void> {
       case 'start':
       case 'api':
       case 'worker':
-        await runCommand(command, flags);
+        await (await import('./cli/run.ts')).runCommand(command, flags);
         return;
       case 'migrate':
-        await migrateCommand(flags);
+        await (await import('./cli/migrate.ts')).migrateCommand(flags);
         return;
       case 'merchant':
-        await merchantCommand(rest, flags);
+        await (await import('./cli/merchant.ts')).merchantCommand(rest, flags);
         return;
       case 'sandbox':
-        await sandboxCommand(flags);
+        await (await import('./cli/sandbox.ts')).sandboxCommand(flags);
         return;
       case 'demo':
-        await demoCommand(flags);
+        await (await import('./cli/demo.ts')).demoCommand(flags);
+        return;
+      case 'secrets':
+        await (await import('./cli/secrets.ts')).secretsCommand(rest, flags);
         return;
       case 'wallets':
-        await walletsCommand(flags);
+        await (await import('./cli/wallets.ts')).walletsCommand(flags);
         return;
       case 'deposits':
-        await depositsCommand(rest, flags);
+        await (await import('./cli/deposits.ts')).depositsCommand(rest, flags);
         return;
       case 'token':
-        await tokenCommand(rest, flags);
+        await (await import('./cli/token.ts')).tokenCommand(rest, flags);
         return;
       case 'webhooks':
-        await webhooksCommand(rest, flags);
+        await (await import('./cli/webhooks.ts')).webhooksCommand(rest, flags);
         return;
       default:
         throw new UsageError(`Unknown command ${command}.`);

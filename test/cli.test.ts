@@ -175,3 +175,24 @@ describe('the kassa command', () => {
     expect(r.stderr).toContain('not the mnemonic this database was created with');
   });
 });
+
+describe('kassa secrets generate', () => {
+  it('writes a valid mnemonic and key readable by the owner only, prints only the paths, and never overwrites', async () => {
+    const { readFileSync, statSync } = await import('node:fs');
+    const { validateMnemonic } = await import('@scure/bip39');
+    const { wordlist } = await import('@scure/bip39/wordlists/english.js');
+    const out = join(dir, 'secrets');
+    const r = kassa(['secrets', 'generate', '--out', out], {});
+    expect(r.code).toBe(0);
+    const mnemonic = readFileSync(join(out, 'mnemonic'), 'utf8').trim();
+    expect(mnemonic.split(' ')).toHaveLength(24);
+    expect(validateMnemonic(mnemonic, wordlist)).toBe(true);
+    expect(readFileSync(join(out, 'master.key'), 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
+    expect(statSync(join(out, 'mnemonic')).mode & 0o077).toBe(0);
+    expect(r.stdout).toContain(`KASSA_MNEMONIC_FILE=${join(out, 'mnemonic')}`);
+    expect(r.stdout).not.toContain(mnemonic.split(' ')[0] as string);
+    const again = kassa(['secrets', 'generate', '--out', out], {});
+    expect(again.code).toBe(2);
+    expect(readFileSync(join(out, 'mnemonic'), 'utf8').trim()).toBe(mnemonic);
+  });
+});
