@@ -100,6 +100,7 @@ async function run(mode: 'burst' | 'steady') {
   }
 
   const worker = await startWorker(rt, [webhookJobs]);
+  const cpuBefore = process.cpuUsage();
   const started = Date.now();
   const slice = Math.max(1, Math.round(RATE / 10)); // transitions per 100 ms
   for (let round = 0; round < PER_ORDER; round++) {
@@ -136,6 +137,7 @@ async function run(mode: 'burst' | 'steady') {
     await sleep(10);
   }
   const finished = Date.now();
+  const cpu = process.cpuUsage(cpuBefore);
   await worker.stop();
 
   const events = rt.db.select().from(webhookEvents).all();
@@ -173,6 +175,8 @@ async function run(mode: 'burst' | 'steady') {
     outOfOrder,
     badSignatures: stats.badSignatures,
     writeMs: written - started,
+    /** CPU of this process (transitions and delivery) per event: less sensitive to other load than wall time. */
+    cpuMsPerEvent: Number(((cpu.user + cpu.system) / 1000 / TOTAL).toFixed(3)),
     allDeliveredMs: finished - started,
     latencyMs: {
       p50: pct(latencies, 50),

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
-  type AttemptOutcome,
+  type AttemptRecord,
   recordWebhookAttempt,
-  type WebhookAttempt,
   type WebhookEvent,
 } from '../db/repositories/webhook-events.ts';
 import type { Deps } from './deps.ts';
@@ -11,14 +10,16 @@ import { sendWebhook } from './send-webhook.ts';
 import { signWebhook } from './sign-webhook.ts';
 import { decideOutcome, retryDeadline } from './webhook-retry.ts';
 
-/** What one attempt did: the recorded attempt, the outcome, and whether the event took it. */
-export interface AttemptReport {
-  attempt: WebhookAttempt;
-  outcome: AttemptOutcome;
-  /** False when the event was no longer pending (settled elsewhere); the attempt row is still written. */
-  recorded: boolean;
+/** A finished attempt, ready to record: what was sent where, what came back, what it decides. */
+export interface AttemptResult extends AttemptRecord {
   /** The host the request went to (credentials and query removed), or null when nothing was sent. */
   target: string | null;
+}
+
+/** A recorded attempt. */
+export interface AttemptReport extends AttemptResult {
+  /** False when the event was no longer pending (settled elsewhere); the attempt row is still written. */
+  recorded: boolean;
 }
 
 /** Why an event could not be sent to a merchant at all; retried on the normal schedule. */
@@ -27,19 +28,19 @@ export const NO_CALLBACK_ERROR =
   'the merchant has no callback URL (kassa merchant set-callback); nothing was sent';
 
 /**
- * Makes one delivery attempt of `event` to `merchant` and records it with its outcome in one
- * transaction: a fresh nonce and timestamp, signed with the merchant's webhook secret, POSTed with
- * the configured timeout. A merchant that is missing (disabled) or has no callback URL counts as a
+ * Makes one delivery attempt of `event` to `merchant` and decides its outcome, writing nothing:
+ * a fresh nonce and timestamp, signed with the merchant's webhook secret, POSTed with the
+ * configured timeout. A merchant that is missing (disabled) or has no callback URL counts as a
  * failed attempt with a clear error, so the event is retried on the normal schedule and goes out
  * once a callback URL is set, or ends as failed (and can be resent) after the retry window.
- * Never throws for network or receiver problems; a database error propagates.
+ * Never throws for network or receiver problems.
  */
-export async function attemptWebhook(
-  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+export async function performWebhookAttempt(
+  deps: Pick<Deps, 'clock' | 'config'>,
   event: WebhookEvent,
   merchant: Merchant | null,
   random: () => number = Math.random,
-): Promise<AttemptReport> {
+): Promise<AttemptResult> {
   const settings = deps.config.webhooks;
   const attemptedAt = deps.clock.now();
   let statusCode: number | null = null;
@@ -60,8 +61,7 @@ export async function attemptWebhook(
       merchant.webhookSecret,
     );
     target = hostOf(merchant.callbackUrl);
-    const result = await sendWebhook(merchant.callbackUrl, signed, settings.timeoutMs);
-    ({ statusCode, latencyMs, error } = result);
+    ({ statusCode, latencyMs, error } = await sendWebhook(merchant.callbackUrl, signed, settings.timeoutMs));
   }
   const now = deps.clock.now();
   const outcome = decideOutcome(
@@ -69,9 +69,21 @@ export async function attemptWebhook(
     settings,
     random,
   );
-  const attempt: WebhookAttempt = { eventId: event.id, attemptedAt, statusCode, latencyMs, error };
-  const recorded = recordWebhookAttempt(deps.db, { attempt, outcome, now });
-  return { attempt, outcome, recorded, target };
+  return { attempt: { eventId: event.id, attemptedAt, statusCode, latencyMs, error }, outcome, now, target };
+}
+
+/**
+ * One attempt, recorded with its outcome in one transaction (`kassa webhooks test`; the worker
+ * batches its records instead). A database error propagates.
+ */
+export async function attemptWebhook(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  event: WebhookEvent,
+  merchant: Merchant | null,
+  random: () => number = Math.random,
+): Promise<AttemptReport> {
+  const result = await performWebhookAttempt(deps, event, merchant, random);
+  return { ...result, recorded: await recordWebhookAttempt(deps.db, result) };
 }
 
 function hostOf(url: string): string | null {

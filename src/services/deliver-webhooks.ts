@@ -1,5 +1,5 @@
-import { claimDueWebhookEvents, type WebhookEvent } from '../db/repositories/webhook-events.ts';
-import { type AttemptReport, attemptWebhook, NO_CALLBACK_ERROR } from './attempt-webhook.ts';
+import { settleAndClaimWebhookEvents, type WebhookEvent } from '../db/repositories/webhook-events.ts';
+import { type AttemptResult, NO_CALLBACK_ERROR, performWebhookAttempt } from './attempt-webhook.ts';
 import type { Deps } from './deps.ts';
 import { MerchantDirectory } from './merchant-directory.ts';
 
@@ -27,7 +27,8 @@ export const LEASE_GRACE_MS = 1000;
  * `webhooks.concurrency` requests in flight, at most `webhooks.perMerchantConcurrency` to one
  * merchant, each bounded by `webhooks.timeoutMs`. A freed slot is refilled at once, and new events
  * are looked for every `pollIntervalMs` while requests are in flight, so one slow receiver never
- * holds up the others. Aborting `signal` stops claiming; requests in flight finish (within their
+ * holds up the others. Each round writes the attempts that finished and claims the next events in
+ * one transaction (answers that arrive together share it). Aborting `signal` stops claiming; requests in flight finish (within their
  * timeout) and are recorded before `run` resolves. Needs the master key (`deps.box`) to open
  * webhook secrets.
  */
@@ -40,7 +41,7 @@ export function createWebhookDeliverer(
   const log = deps.logger.child({ part: 'webhooks' });
   const warnedNoCallback = new Set<string>();
 
-  function report(event: WebhookEvent, r: AttemptReport, summary: DeliverySummary) {
+  function report(event: WebhookEvent, r: AttemptResult, summary: DeliverySummary) {
     const fields = {
       eventId: event.id,
       merchantId: event.merchantId,
@@ -80,16 +81,20 @@ export function createWebhookDeliverer(
       wake?.();
     };
 
+    /** Finished attempts waiting to be written with the next claim. */
+    let finished: { event: WebhookEvent; result: AttemptResult }[] = [];
+
     function start(event: WebhookEvent) {
       inFlight.add(event.id);
       perMerchant.set(event.merchantId, (perMerchant.get(event.merchantId) ?? 0) + 1);
       void (async () => {
         try {
-          const r = await attemptWebhook(deps, event, directory.byId(event.merchantId), random);
-          report(event, r, summary);
+          const merchant = directory.byId(event.merchantId);
+          const result = await performWebhookAttempt(deps, event, merchant, random);
+          finished.push({ event, result }); // after the await: `finished` is swapped by each round
         } catch (err) {
-          // A database error (or a missing master key): the lease runs out and the event is retried.
-          log.error({ eventId: event.id, err }, 'webhook attempt could not be recorded');
+          // Only a missing master key gets here: the lease runs out and the event is tried again.
+          log.error({ eventId: event.id, err }, 'webhook attempt could not be made');
         } finally {
           inFlight.delete(event.id);
           const left = (perMerchant.get(event.merchantId) ?? 1) - 1;
@@ -100,29 +105,46 @@ export function createWebhookDeliverer(
       })();
     }
 
-    function fill() {
-      const free = settings.concurrency - inFlight.size;
-      if (free <= 0) return;
+    /** Writes the finished attempts and claims as many due events as there are free slots, in one transaction. */
+    function settleAndFill(claim: boolean) {
+      const settle = finished;
+      finished = [];
+      const free = claim ? settings.concurrency - inFlight.size : 0;
       const now = deps.clock.now();
       const saturated = [...perMerchant]
         .filter(([, n]) => n >= settings.perMerchantConcurrency)
         .map(([id]) => id);
       const taking = new Map<string, number>();
-      const events = claimDueWebhookEvents(deps.db, {
-        now,
-        limit: free,
-        scan: Math.max(16, free * 2),
-        leaseUntil: now + settings.timeoutMs + LEASE_GRACE_MS,
-        excludeMerchantIds: saturated,
-        accept: (e) => {
-          if (inFlight.has(e.id)) return false;
-          const used = (perMerchant.get(e.merchantId) ?? 0) + (taking.get(e.merchantId) ?? 0);
-          if (used >= settings.perMerchantConcurrency) return false;
-          taking.set(e.merchantId, (taking.get(e.merchantId) ?? 0) + 1);
-          return true;
-        },
+      let written: ReturnType<typeof settleAndClaimWebhookEvents>;
+      try {
+        written = settleAndClaimWebhookEvents(deps.db, {
+          settle: settle.map((f) => f.result),
+          claim: {
+            now,
+            limit: Math.max(0, free),
+            scan: Math.max(16, free * 2),
+            leaseUntil: now + settings.timeoutMs + LEASE_GRACE_MS,
+            excludeMerchantIds: saturated,
+            accept: (e) => {
+              if (inFlight.has(e.id)) return false;
+              const used = (perMerchant.get(e.merchantId) ?? 0) + (taking.get(e.merchantId) ?? 0);
+              if (used >= settings.perMerchantConcurrency) return false;
+              taking.set(e.merchantId, (taking.get(e.merchantId) ?? 0) + 1);
+              return true;
+            },
+          },
+        });
+      } catch (err) {
+        // The database refused (busy, closing). The unrecorded attempts' events stay leased and are
+        // sent again when the lease ends (at least once); claiming resumes on the next run.
+        log.error({ err, unrecorded: settle.length }, 'could not record webhook attempts or claim more');
+        return false;
+      }
+      settle.forEach((f) => {
+        report(f.event, f.result, summary);
       });
-      for (const e of events) start(e);
+      for (const e of written.claimed) start(e);
+      return true;
     }
 
     let claiming = true;
@@ -131,16 +153,8 @@ export function createWebhookDeliverer(
       for (;;) {
         woken = false;
         if (signal?.aborted) claiming = false;
-        if (claiming) {
-          try {
-            fill();
-          } catch (err) {
-            // The database refused (busy, closing): finish what is in flight, claim again next run.
-            claiming = false;
-            log.error({ err }, 'could not claim due webhooks; trying again on the next run');
-          }
-        }
-        if (inFlight.size === 0) break;
+        if (!settleAndFill(claiming)) claiming = false;
+        if (inFlight.size === 0 && finished.length === 0) break;
         if (woken) continue;
         await new Promise<void>((resolve) => {
           const done = () => {

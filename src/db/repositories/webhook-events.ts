@@ -92,49 +92,78 @@ const selectDue = (db: Db) =>
       .prepare(),
   );
 
-/**
- * Claims due events for delivery, in one write transaction: selects up to `scan` candidates in due
- * order (by `nextAttemptAt` alone, so the due index yields them without a sort and the scan stops at
- * the limit; ties come in insertion order; at most one per order since a later event waits for the
- * earlier one), keeps
- * those `accept` takes (up to `limit`), and leases them by moving their `nextAttemptAt` to
- * `leaseUntil`. A lease that runs out (the worker died mid-request) makes the event due again, so
- * delivery is at least once. Merchants in `excludeMerchantIds` are skipped in SQL.
- */
-export function claimDueWebhookEvents(
-  db: Db,
-  input: {
-    now: number;
-    limit: number;
-    leaseUntil: number;
-    scan?: number;
-    excludeMerchantIds?: string[];
-    accept?: (event: WebhookEvent) => boolean;
-  },
-): WebhookEvent[] {
-  const scan = Math.max(input.limit, input.scan ?? input.limit);
+/** What to claim: due events up to `limit`, leased until `leaseUntil`. */
+export interface ClaimRequest {
+  now: number;
+  limit: number;
+  leaseUntil: number;
+  /** How many due candidates to look at (≥ limit), for `accept` to choose from. */
+  scan?: number;
+  /** Merchants to skip in SQL (those already at their share of the pool). */
+  excludeMerchantIds?: string[];
+  /** Takes or refuses a candidate; called in due order, may count what it took. */
+  accept?: (event: WebhookEvent) => boolean;
+}
+
+function selectCandidates(db: Db, input: ClaimRequest, limit: number): WebhookEvent[] {
   const exclude = input.excludeMerchantIds ?? [];
-  return writeTransaction(db, () => {
-    const candidates =
-      exclude.length === 0
-        ? selectDue(db).all({ now: input.now, limit: scan })
-        : db
-            .select()
-            .from(webhookEvents)
-            .where(dueCondition(db, input.now, exclude))
-            .orderBy(asc(webhookEvents.nextAttemptAt))
-            .limit(scan)
-            .all();
-    const taken: WebhookEvent[] = [];
-    for (const row of candidates) {
-      if (taken.length >= input.limit) break;
-      if (input.accept && !input.accept(row)) continue;
-      taken.push({ ...row, nextAttemptAt: input.leaseUntil });
-    }
-    const lease = leaseStatement(db);
-    for (const e of taken) lease.run({ id: e.id, leaseUntil: input.leaseUntil });
-    return taken;
-  });
+  return exclude.length === 0
+    ? selectDue(db).all({ now: input.now, limit })
+    : db
+        .select()
+        .from(webhookEvents)
+        .where(dueCondition(db, input.now, exclude))
+        .orderBy(asc(webhookEvents.nextAttemptAt))
+        .limit(limit)
+        .all();
+}
+
+function claimInTransaction(db: Db, input: ClaimRequest): WebhookEvent[] {
+  if (input.limit <= 0) return [];
+  const candidates = selectCandidates(db, input, Math.max(input.limit, input.scan ?? input.limit));
+  const taken: WebhookEvent[] = [];
+  const lease = leaseStatement(db);
+  for (const row of candidates) {
+    if (taken.length >= input.limit) break;
+    if (input.accept && !input.accept(row)) continue;
+    lease.run({ id: row.id, leaseUntil: input.leaseUntil });
+    taken.push({ ...row, nextAttemptAt: input.leaseUntil });
+  }
+  return taken;
+}
+
+/**
+ * Claims due events for delivery, in one write transaction: looks at up to `scan` candidates in due
+ * order (by `nextAttemptAt` alone, so the due index yields them without a sort and the scan stops at
+ * the limit; ties come in insertion order; at most one per order, since a later event waits for
+ * the earlier one), keeps those `accept` takes (up to `limit`), and leases them by moving their
+ * `nextAttemptAt` to `leaseUntil`. A lease that runs out (the worker died mid-request) makes the
+ * event due again, so delivery is at least once.
+ */
+export function claimDueWebhookEvents(db: Db, input: ClaimRequest): WebhookEvent[] {
+  return settleAndClaimWebhookEvents(db, { settle: [], claim: input }).claimed;
+}
+
+/**
+ * The worker's one write per round: records the attempts that finished (each as in
+ * `recordWebhookAttempt`), then claims due events (as in `claimDueWebhookEvents`), in one
+ * transaction, so an order's next event is claimable in the same round its predecessor is settled.
+ * With nothing to record and nothing due it only reads. Returns, per record, whether the event took
+ * it, and the claimed events.
+ */
+export function settleAndClaimWebhookEvents(
+  db: Db,
+  input: { settle: AttemptRecord[]; claim: ClaimRequest },
+): { settled: boolean[]; claimed: WebhookEvent[] } {
+  if (
+    input.settle.length === 0 &&
+    (input.claim.limit <= 0 || selectCandidates(db, input.claim, 1).length === 0)
+  )
+    return { settled: [], claimed: [] };
+  return writeTransaction(db, () => ({
+    settled: input.settle.map((r) => settleInTransaction(db, r)),
+    claimed: claimInTransaction(db, input.claim),
+  }));
 }
 
 const insertAttempt = (db: Db) =>
@@ -193,6 +222,30 @@ const holdSuccessors = (db: Db) =>
       .prepare(),
   );
 
+/** One finished attempt and what it decided for its event. */
+export interface AttemptRecord {
+  attempt: WebhookAttempt;
+  outcome: AttemptOutcome;
+  /** When the outcome was decided (deliveredAt for a delivery). */
+  now: number;
+}
+
+function settleInTransaction(db: Db, input: AttemptRecord): boolean {
+  const { attempt, outcome } = input;
+  insertAttempt(db).run({ ...attempt });
+  const next = outcome.status === 'pending' ? outcome.nextAttemptAt : null;
+  const settled = settleStatement(db, outcome.status).get({
+    id: attempt.eventId,
+    error: attempt.error,
+    now: input.now,
+    next,
+  }) as { orderRef: string | null; orderVersion: number } | undefined;
+  if (settled?.orderRef && next !== null) {
+    holdSuccessors(db).run({ orderRef: settled.orderRef, version: settled.orderVersion, next });
+  }
+  return settled !== undefined;
+}
+
 /**
  * Records one attempt and its outcome in one transaction: the attempt row, the attempt count, the
  * status (delivered, failed, or pending with the next attempt time) and the last error. The event
@@ -202,25 +255,8 @@ const holdSuccessors = (db: Db) =>
  * anyway) get the same next attempt time, so they sit behind it in the due index instead of being
  * scanned, blocked, by every claim; `kassa webhooks list` then shows when they can go at the earliest.
  */
-export function recordWebhookAttempt(
-  db: Db,
-  input: { attempt: WebhookAttempt; outcome: AttemptOutcome; now: number },
-): boolean {
-  const { attempt, outcome } = input;
-  return writeTransaction(db, () => {
-    insertAttempt(db).run({ ...attempt });
-    const next = outcome.status === 'pending' ? outcome.nextAttemptAt : null;
-    const settled = settleStatement(db, outcome.status).get({
-      id: attempt.eventId,
-      error: attempt.error,
-      now: input.now,
-      next,
-    }) as { orderRef: string | null; orderVersion: number } | undefined;
-    if (settled?.orderRef && next !== null) {
-      holdSuccessors(db).run({ orderRef: settled.orderRef, version: settled.orderVersion, next });
-    }
-    return settled !== undefined;
-  });
+export function recordWebhookAttempt(db: Db, input: AttemptRecord): boolean {
+  return writeTransaction(db, () => settleInTransaction(db, input));
 }
 
 /** Stores an event that no order transition wrote (a `kassa webhooks test` event). */
