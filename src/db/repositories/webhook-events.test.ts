@@ -8,6 +8,7 @@ import {
   listWebhookEvents,
   recordWebhookAttempt,
   resendWebhookEvent,
+  settleAndClaimWebhookEvents,
   type WebhookEvent,
 } from './webhook-events.ts';
 
@@ -141,6 +142,31 @@ describe('webhook events repository', () => {
     ).toBe(false);
     expect(findWebhookEvent(h.rt.db, 'evt_a')).toMatchObject({ status: 'delivered', attempts: 2 });
     expect(listWebhookAttempts(h.rt.db, 'evt_a').map((a) => a.statusCode)).toEqual([503, 200, 503]);
+  });
+
+  it('records finished attempts and claims what they freed in one call: the order’s next event', () => {
+    event('evt_v1', { orderVersion: 1 });
+    event('evt_v2', { orderVersion: 2 });
+    expect(claim()).toEqual(['evt_v1']);
+    const r = settleAndClaimWebhookEvents(h.rt.db, {
+      settle: [
+        {
+          attempt: { eventId: 'evt_v1', attemptedAt: T0, statusCode: 200, latencyMs: 2, error: null },
+          outcome: { status: 'delivered' },
+          now: T0 + 1,
+        },
+        {
+          attempt: { eventId: 'evt_gone', attemptedAt: T0, statusCode: 200, latencyMs: 2, error: null },
+          outcome: { status: 'delivered' },
+          now: T0 + 1,
+        },
+      ],
+      claim: { now: T0 + 1, limit: 10, leaseUntil: T0 + 5000 },
+    });
+    expect(r.settled).toEqual([true, false]);
+    expect(r.claimed.map((e) => e.id)).toEqual(['evt_v2']);
+    expect(findWebhookEvent(h.rt.db, 'evt_v1')).toMatchObject({ status: 'delivered', deliveredAt: T0 + 1 });
+    expect(listWebhookAttempts(h.rt.db, 'evt_v1')).toHaveLength(1);
   });
 
   it('resends any event: pending, due now, attempts back to zero, a new retry window', () => {
