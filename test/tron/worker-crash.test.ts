@@ -51,10 +51,9 @@ function startWorkerProcess(): ChildProcess {
     KASSA_MASTER_KEY: TEST_MASTER_KEY,
     KASSA_LOG_LEVEL: 'warn',
   });
-  if (process.env.TRON_CRASH_LOG)
-    worker.stdout?.on('data', (d) => process.stderr.write(`[${Date.now() % 100000}] ${d}`));
-  if (process.env.TRON_CRASH_LOG)
-    worker.stderr?.on('data', (d) => process.stderr.write(`[${Date.now() % 100000}] ${d}`));
+  // drain its logs so a full pipe never stalls it
+  worker.stdout?.resume();
+  worker.stderr?.resume();
   return worker;
 }
 
