@@ -20,10 +20,10 @@ import { createCollection } from '../src/services/create-collection.ts';
 import { MerchantDirectory } from '../src/services/merchant-directory.ts';
 import { listTokens } from '../src/services/resolve-token.ts';
 import { scanChain } from '../src/services/scan-chain.ts';
-import { chainJobs } from '../workers/jobs/chain-jobs.ts';
-import { startWorker } from '../workers/main.ts';
 import { customer, devnetChainConfig } from '../test/helpers/evm-chain.ts';
 import { makeHarness, TEST_MNEMONIC } from '../test/helpers/harness.ts';
+import { chainJobs } from '../workers/jobs/chain-jobs.ts';
+import { startWorker } from '../workers/main.ts';
 
 const { values } = parseArgs({
   options: {
@@ -43,16 +43,27 @@ function percentile(sorted: number[], p: number): number {
 
 async function catchUp() {
   const keys = createKeyRing(TEST_MNEMONIC);
-  const devnet = await startEvmDevnet({ chains: ['ETH'], fund: { accounts: [customer.address, keys.hotWallet('ETH').address as `0x${string}`] } });
+  const devnet = await startEvmDevnet({
+    chains: ['ETH'],
+    fund: { accounts: [customer.address, keys.hotWallet('ETH').address as `0x${string}`] },
+  });
   const c = devnet.get('ETH');
-  const h = await makeHarness(devnetChainConfig(devnet, { confirmations: 1 }), { clockStart: Date.now(), chains: true });
+  const h = await makeHarness(devnetChainConfig(devnet, { confirmations: 1 }), {
+    clockStart: Date.now(),
+    chains: true,
+  });
   try {
     const m = await h.merchant('V3');
     const merchant = new MerchantDirectory(h.rt).byId(m.merchantId);
     if (!merchant) throw new Error('merchant');
     const addresses: string[] = [];
     for (let i = 0; i < DEPOSITS; i++) {
-      const r = await createCollection(h.rt, merchant, { amount: '1', symbol: 'USDC', chain: 'ETH', orderId: `b-${i}` });
+      const r = await createCollection(h.rt, merchant, {
+        amount: '1',
+        symbol: 'USDC',
+        chain: 'ETH',
+        orderId: `b-${i}`,
+      });
       addresses.push(r.address);
     }
     const start = Number(await c.client.getBlockNumber());
@@ -65,7 +76,11 @@ async function catchUp() {
         account: customer,
         chain: c.client.chain,
         to: c.tokens.USDC.address,
-        data: encodeFunctionData({ abi: transferAbi, functionName: 'transfer', args: [to as `0x${string}`, 1_000_000n] }),
+        data: encodeFunctionData({
+          abi: transferAbi,
+          functionName: 'transfer',
+          args: [to as `0x${string}`, 1_000_000n],
+        }),
         nonce: nonce++,
         gas: 100_000n,
       });
@@ -81,9 +96,9 @@ async function catchUp() {
     const started = performance.now();
     const summary = await scanChain(h.rt, adapter, tokens, new AbortController().signal);
     const ms = performance.now() - started;
-    const credited = Array.from({ length: DEPOSITS }, (_, i) => findOrderByMerchantOrderId(h.rt.db, m.merchantId, `b-${i}`)).filter(
-      (o) => o?.status === 'SUCCESS',
-    ).length;
+    const credited = Array.from({ length: DEPOSITS }, (_, i) =>
+      findOrderByMerchantOrderId(h.rt.db, m.merchantId, `b-${i}`),
+    ).filter((o) => o?.status === 'SUCCESS').length;
     return {
       blocksMined: end - start,
       deposits: DEPOSITS,
@@ -102,9 +117,16 @@ async function catchUp() {
 
 async function detection() {
   const keys = createKeyRing(TEST_MNEMONIC);
-  const devnet = await startEvmDevnet({ chains: ['ETH'], fund: { accounts: [customer.address, keys.hotWallet('ETH').address as `0x${string}`] }, blockTime: 1 });
+  const devnet = await startEvmDevnet({
+    chains: ['ETH'],
+    fund: { accounts: [customer.address, keys.hotWallet('ETH').address as `0x${string}`] },
+    blockTime: 1,
+  });
   const c = devnet.get('ETH');
-  const h = await makeHarness(devnetChainConfig(devnet, { confirmations: 1, pollIntervalMs: 1000 }), { clockStart: Date.now(), chains: true });
+  const h = await makeHarness(devnetChainConfig(devnet, { confirmations: 1, pollIntervalMs: 1000 }), {
+    clockStart: Date.now(),
+    chains: true,
+  });
   const worker = await startWorker(h.rt, [chainJobs(h.rt.adapters, h.rt.health)]);
   try {
     const m = await h.merchant('V3');
@@ -113,12 +135,21 @@ async function detection() {
     const latencies: number[] = [];
     for (let i = 0; i < SAMPLES; i++) {
       const orderId = `d-${i}`;
-      const r = await createCollection(h.rt, merchant, { amount: '1', symbol: 'USDC', chain: 'ETH', orderId });
+      const r = await createCollection(h.rt, merchant, {
+        amount: '1',
+        symbol: 'USDC',
+        chain: 'ETH',
+        orderId,
+      });
       const hash = await c.client.sendTransaction({
         account: customer,
         chain: c.client.chain,
         to: c.tokens.USDC.address,
-        data: encodeFunctionData({ abi: transferAbi, functionName: 'transfer', args: [r.address as `0x${string}`, 1_000_000n] }),
+        data: encodeFunctionData({
+          abi: transferAbi,
+          functionName: 'transfer',
+          args: [r.address as `0x${string}`, 1_000_000n],
+        }),
       });
       let minedAt = 0;
       let doneAt = 0;
@@ -127,14 +158,22 @@ async function detection() {
           const receipt = await c.client.getTransactionReceipt({ hash }).catch(() => null);
           if (receipt) minedAt = performance.now();
         }
-        if (minedAt && findOrderByMerchantOrderId(h.rt.db, m.merchantId, orderId)?.status === 'SUCCESS') doneAt = performance.now();
+        if (minedAt && findOrderByMerchantOrderId(h.rt.db, m.merchantId, orderId)?.status === 'SUCCESS')
+          doneAt = performance.now();
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
       latencies.push(doneAt - minedAt);
       await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 700)); // spread over the block interval
     }
     latencies.sort((a, b) => a - b);
-    return { samples: SAMPLES, pollIntervalMs: 1000, blockTimeMs: 1000, p50Ms: Math.round(percentile(latencies, 50)), p99Ms: Math.round(percentile(latencies, 99)), maxMs: Math.round(latencies.at(-1) ?? 0) };
+    return {
+      samples: SAMPLES,
+      pollIntervalMs: 1000,
+      blockTimeMs: 1000,
+      p50Ms: Math.round(percentile(latencies, 50)),
+      p99Ms: Math.round(percentile(latencies, 99)),
+      maxMs: Math.round(latencies.at(-1) ?? 0),
+    };
   } finally {
     await worker.stop();
     h.close();

@@ -15,6 +15,7 @@ const USAGE = `Usage: kassa <command> [options]
   merchant list | rotate-token ID | set-callback ID --url URL|--clear | disable ID
   token add --chain C --symbol S --contract A --decimals D
   token list [--chain C]
+  webhooks list [--order ID] [--merchant ID] [--failed] [--json] | resend EVENT_ID | test --merchant ID
   wallets [--json]           hot wallet of each chain and its balances (fund these for payouts)
   deposits unattributed [--chain C] [--json]   payments no order took (late, wrong token)
 

@@ -29,12 +29,13 @@ export function onShutdown(stop: () => Promise<void>): void {
 export async function runCommand(mode: 'start' | 'api' | 'worker', flags: Flags): Promise<void> {
   const rt = await bootstrap({
     configFile: flags.config as string | undefined,
-    need: { mnemonic: true, masterKey: mode !== 'worker' },
+    need: { mnemonic: true, masterKey: true },
     migrations: mode === 'start' ? 'if-new' : 'require',
     chains: true,
   });
   const api = mode === 'worker' ? null : await startApiServer(rt);
-  const worker = mode === 'api' ? null : await startWorker(rt, [chainJobs(rt.adapters, rt.health), webhookJobs]);
+  const worker =
+    mode === 'api' ? null : await startWorker(rt, [chainJobs(rt.adapters, rt.health), webhookJobs]);
   onShutdown(async () => {
     await api?.close();
     await worker?.stop();
