@@ -1,5 +1,6 @@
 /**
- * The gRPC side of the SUI adapter: one `SuiGrpcClient` per configured URL behind the shared
+ * The gRPC side of the SUI adapter: one `SuiGrpcClient` per configured URL (on the binary gRPC-Web
+ * transport of transport.ts) behind the shared
  * fail-over (RpcEndpoints), the `sui.rpc.v2` message types derived from the SDK's own generated
  * clients (@mysten/sui 1.45 does not export them), and the read masks every call sends (the node
  * returns only what a mask asks for).
@@ -7,6 +8,7 @@
 import { SuiGrpcClient } from '@mysten/sui/grpc';
 import type { Logger } from '../../lib/logger.ts';
 import { RpcEndpoints, TransientRpcError } from '../rpc/endpoints.ts';
+import { NodeGrpcWebTransport, type RpcTransport } from './transport.ts';
 
 type Ledger = SuiGrpcClient['ledgerService'];
 type State = SuiGrpcClient['stateService'];
@@ -92,7 +94,9 @@ export class SuiRpc {
   client(url: string): SuiGrpcClient {
     let client = this.clients.get(url);
     if (!client) {
-      client = new SuiGrpcClient({ network: 'kassa', baseUrl: url });
+      // the SDK's client on a lean binary gRPC-Web transport (transport.ts says why)
+      const transport = new NodeGrpcWebTransport(url) as unknown as RpcTransport;
+      client = new SuiGrpcClient({ network: 'kassa', transport });
       this.clients.set(url, client);
     }
     return client;
