@@ -122,7 +122,7 @@ export async function scanChain(
   while (cursor.height < heads.head && !signal.aborted) {
     const from = cursor.height + 1;
     const to = Math.min(heads.head, cursor.height + adapter.scanStep());
-    const step = await scanStep(deps, adapter, tokens, heads, from, to);
+    const step = await scanStep(deps, adapter, tokens, heads, from, to, cursor);
     if (!step) break;
     cursor = step.cursor;
     summary.blocks += to - from + 1;
@@ -167,6 +167,7 @@ async function scanStep(
   heads: ChainHeads,
   from: number,
   to: number,
+  base: Cursor,
 ): Promise<{ cursor: Cursor; transfers: number; transitions: number } | null> {
   const chain = adapter.chain;
   const now = deps.clock.now();
@@ -180,6 +181,19 @@ async function scanStep(
   if (!end || end.hash !== endBefore.hash) {
     deps.logger.info({ chain, from, to }, 'the chain moved during the scan; retrying the step');
     return null;
+  }
+  // The checkpoint this step continues from must still be on the chain: a reorganisation between
+  // two steps can replace the blocks up to it while this step's own blocks look consistent. The
+  // pass stops here; the next one finds the changed checkpoint and rewinds.
+  if (base.heightHash && base.height > heads.final) {
+    const start = await adapter.block(base.height);
+    if (!start || start.hash !== base.heightHash) {
+      deps.logger.info(
+        { chain, from, to },
+        'the checkpoint left the chain between steps; rewinding next pass',
+      );
+      return null;
+    }
   }
   const byAddress = collectionsByAddress(deps.db, chain, [...new Set(observed.map((t) => t.to))]);
   const stored = transfersOfOrders(deps.db, [...new Set([...byAddress.values()].map((o) => o.id))]);

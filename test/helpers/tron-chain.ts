@@ -39,7 +39,7 @@ export function tronGenesis(
 /** Kassa config with only TRON enabled, on "testnet" settings pointing at `rpc`. */
 export function tronChainConfig(
   rpc: string[],
-  options: { confirmations?: number | 'finalized'; pollIntervalMs?: number } = {},
+  options: { confirmations?: number | 'finalized'; pollIntervalMs?: number; maxLogRange?: number } = {},
 ): Record<string, unknown> {
   const chains: Record<string, unknown> = {};
   for (const chain of CHAINS) chains[chain] = { enabled: false };
@@ -48,6 +48,7 @@ export function tronChainConfig(
     confirmations: options.confirmations ?? 'finalized',
     confirmationFloor: 0,
     pollIntervalMs: options.pollIntervalMs ?? 100,
+    ...(options.maxLogRange ? { maxLogRange: options.maxLogRange } : {}),
     testnet: {
       rpc,
       tokens: [
@@ -90,6 +91,8 @@ export async function tronWorld(
     solidLag?: number;
     genesis?: Genesis;
     overrides?: Record<string, unknown>;
+    /** blocks per scan step (the chain's maxLogRange) */
+    maxLogRange?: number;
     /** the RPC URLs Kassa is given for the node's URL (default: just it) */
     rpc?: (url: string) => string[];
   } = {},
@@ -104,6 +107,7 @@ export async function tronWorld(
     {
       ...tronChainConfig(options.rpc ? options.rpc(node.url) : [node.url], {
         confirmations: options.confirmations,
+        maxLogRange: options.maxLogRange,
       }),
       ...(options.overrides ?? {}),
     },
