@@ -66,6 +66,17 @@ describe('kassa sandbox + kassa demo', () => {
     expect(r.stdout).toContain('Demo finished: collection SUCCESS, payout SUCCESS.');
   });
 
+  it('runs the demo on the TRON and Sui devnets too', () => {
+    for (const args of [
+      ['--chain', 'TRON'],
+      ['--chain', 'SUI', '--symbol', 'USDC'],
+    ]) {
+      const r = kassa(['demo', '--data', dataDir, ...args], { HOME: process.env.HOME ?? '/tmp' });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toContain('Demo finished: collection SUCCESS, payout SUCCESS.');
+    }
+  });
+
   it('stops every child process on Ctrl-C, and a restart keeps the merchant and its orders', async () => {
     const first = sandbox as ChildProcess;
     const children = readFileSync(`/proc/${first.pid}/task/${first.pid}/children`, 'utf8')
