@@ -156,7 +156,7 @@ describe('SuiAdapter: scanning checkpoints', () => {
 });
 
 describe('SuiAdapter: payouts', () => {
-  it('estimates a fee no smaller than the budget it then signs, and never spends a coin version twice', async () => {
+  it('estimates a fee no smaller than the budget it then signs, and never puts a coin version in two sent transactions', async () => {
     await node.fundSui(hot.address, 5n * SUI); // one SUI coin
     await node.mint(node.usdcType, hot.address, 50n * USDC);
     node.checkpoint();
@@ -169,17 +169,22 @@ describe('SuiAdapter: payouts', () => {
     expect(budget).toBeLessThanOrEqual(estimate);
     expect(first).toMatchObject({ nonce: null, validUntil: null });
     expect(first.txHash).toMatch(/^[1-9A-HJ-NP-Za-km-z]{43,44}$/);
-    // a second payout while the first is unsent would need the same SUI coin version: not signed
-    await expect(a.signPayout({ ...base, token: usdc(), amountBase: USDC })).rejects.toThrow(
+    // the first is sent but the node does not answer: it may still execute, so a second payout,
+    // which would need the same SUI coin version, is not signed (no equivocation)
+    node.fail({ mode: 'unavailable', methods: ['ExecuteTransaction'] });
+    const impatient = new SuiAdapter(settings(), silentLogger(), { baseDelayMs: 1 });
+    await expect(impatient.broadcast(first)).rejects.toThrow(/UNAVAILABLE/);
+    node.heal();
+    await expect(impatient.signPayout({ ...base, token: usdc(), amountBase: USDC })).rejects.toThrow(
       /held by a payout in flight/,
     );
-    expect((await a.broadcast(first)).ok).toBe(true);
-    const second = await a.signPayout({ ...base, token: usdc(), amountBase: USDC });
+    expect((await impatient.broadcast(first)).ok).toBe(true);
+    const second = await impatient.signPayout({ ...base, token: usdc(), amountBase: USDC });
     const used = new Set(ownedInputs(decodeRaw(first.raw).bytes).map((r) => `${r.objectId}@${r.version}`));
     expect(ownedInputs(decodeRaw(second.raw).bytes).some((r) => used.has(`${r.objectId}@${r.version}`))).toBe(
       false,
     );
-    expect((await a.broadcast(second)).ok).toBe(true);
+    expect((await impatient.broadcast(second)).ok).toBe(true);
     node.checkpoint();
   });
 

@@ -88,6 +88,8 @@ const objectKey = (ref: { objectId: string; version: string }) => `${ref.objectI
 
 interface KnownTransaction extends SignedTransaction {
   refs: ObjectRef[];
+  /** Given to broadcast at least once, so it may be on the network. */
+  sent: boolean;
 }
 
 export interface SuiAdapterOptions {
@@ -320,27 +322,35 @@ export class SuiAdapter implements ChainAdapter {
     return cost + (cost * BUDGET_MARGIN_PERCENT) / 100n + referenceGasPrice * BUDGET_OVERHEAD_UNITS;
   }
 
-  /** Object versions used by transactions this process signed or sent and has not seen settle. */
+  /**
+   * Object versions used by transactions this process has sent (or tried to) and not seen settle.
+   * Bytes that were signed but never given to broadcast cannot be on the network; the engine
+   * broadcasts every stored attempt before it signs anything new, so those are covered once stored.
+   */
   private busyObjects(): Set<string> {
     const busy = new Set<string>();
-    for (const tx of this.known.values()) for (const ref of tx.refs) busy.add(objectKey(ref));
+    for (const tx of this.known.values()) if (tx.sent) for (const ref of tx.refs) busy.add(objectKey(ref));
     return busy;
   }
 
-  private rememberTransaction(digest: string, signed: SignedTransaction): void {
-    if (this.known.has(digest)) return;
+  private rememberTransaction(digest: string, signed: SignedTransaction, sent: boolean): void {
+    const known = this.known.get(digest);
+    if (known) {
+      known.sent ||= sent;
+      return;
+    }
     if (this.known.size >= KNOWN_TX_LIMIT) {
       const oldest = this.known.keys().next().value;
       if (oldest !== undefined) this.known.delete(oldest);
     }
-    this.known.set(digest, { ...signed, refs: ownedInputs(signed.bytes) });
+    this.known.set(digest, { ...signed, refs: ownedInputs(signed.bytes), sent });
   }
 
   /**
    * Builds, dry-runs and signs a payout. Token coins are picked largest first (merged when several)
    * and never pay gas; gas comes from the hot wallet's SUI coins (a SUI payout is split from them).
-   * Coins used by a transaction of ours that may still execute are left alone, so no object version
-   * is ever signed into two transactions. The budget is the dry run's cost plus a margin.
+   * Coins used by a sent transaction of ours that may still execute are left alone, so no object
+   * version is ever in two transactions on the network. The budget is the dry run's cost plus a margin.
    * Throws PayoutRejectedError when the payout cannot be paid as things stand (too little of the
    * token or of SUI for gas, or the dry run fails on chain); other errors are worth a retry.
    */
@@ -432,7 +442,7 @@ export class SuiAdapter implements ChainAdapter {
     const bytes = await buildPayoutTransaction({ ...base, gasBudget: budget });
     const { signature } = await keypair.signTransaction(bytes);
     const digest = transactionDigest(bytes);
-    this.rememberTransaction(digest, { bytes, signature });
+    this.rememberTransaction(digest, { bytes, signature }, false);
     this.logger.info(
       {
         chain: this.chain,
@@ -479,7 +489,7 @@ export class SuiAdapter implements ChainAdapter {
     } catch {
       return { ok: false, permanent: true, error: 'The stored transaction is not a signed SUI transaction.' };
     }
-    this.rememberTransaction(signed.txHash, tx);
+    this.rememberTransaction(signed.txHash, tx, true);
     try {
       const res = await this.rpc.call(
         (c, o) =>
