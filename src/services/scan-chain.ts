@@ -272,7 +272,8 @@ async function initialCursor(deps: Pick2, adapter: ChainAdapter, heads: ChainHea
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
       const b = await adapter.block(mid);
-      if (b && b.timestamp < target) lo = mid;
+      // no block below the head: history the node no longer serves (a pruning Sui node), so older
+      if (!b || b.timestamp < target) lo = mid;
       else hi = mid - 1;
     }
     height = Math.max(0, lo - 1);
