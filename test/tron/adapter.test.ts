@@ -17,6 +17,7 @@ import {
   tronWorld,
   USDT,
 } from '../helpers/tron-chain.ts';
+import { startGate } from './gate.ts';
 
 let node: FakeTronNode;
 const usdt: TokenSpec = { symbol: 'USDT', contract: USDT, decimals: 6 };
@@ -291,6 +292,30 @@ describe('TronAdapter against the fake node', () => {
 });
 
 describe('RPC resilience', () => {
+  it('reads heads and blocks from a node without /wallet/getblock (java-tron before 4.7)', async () => {
+    const gate = await startGate(node.url);
+    try {
+      gate.missing('/getblock');
+      const a = await adapterFor({ rpc: [gate.url] });
+      expect(await a.heads()).toEqual({ head: node.head(), final: node.solid() });
+      expect(await a.block(node.head())).toMatchObject({
+        number: node.head(),
+        hash: node.state().headBlockId,
+      });
+      const signed = await a.signPayout({
+        privateKey: hot.privateKey,
+        from: HOT,
+        to: other,
+        token: trx,
+        amountBase: 1n,
+        nonce: null,
+      });
+      expect(signed.validUntil).toBe(node.state().headTimestamp + 180_000);
+    } finally {
+      await gate.stop();
+    }
+  });
+
   it('fails over to the next URL when the first refuses connections', async () => {
     const a = await adapterFor({ rpc: ['http://127.0.0.1:9', node.url] });
     expect((await a.heads()).head).toBe(node.head());
@@ -301,9 +326,9 @@ describe('RPC resilience', () => {
 
   it('retries through 503, 429 and java-tron’s in-band "lack of computing resources"', async () => {
     const a = await adapterFor();
-    node.fail({ mode: '503', count: 1, paths: ['getnowblock'] });
-    node.fail({ mode: '429', count: 1, paths: ['getnowblock'] });
-    node.fail({ mode: 'lack-of-resources', count: 1, paths: ['getnowblock'] });
+    node.fail({ mode: '503', count: 1, paths: ['getblock'] });
+    node.fail({ mode: '429', count: 1, paths: ['getblock'] });
+    node.fail({ mode: 'lack-of-resources', count: 1, paths: ['getblock'] });
     expect((await a.heads()).head).toBe(node.head());
     expect(a.endpoints.statistics()[0]?.errors).toBe(3);
   });

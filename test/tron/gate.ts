@@ -14,6 +14,8 @@ export interface Gate {
   /** Holds requests whose path ends with `suffix`, after letting `after` of them through. */
   close(suffix: string, options?: { after?: number; hold?: 'request' | 'response' }): void;
   open(): void;
+  /** Answers 404 to paths ending with `suffix`, as a node without that API does (older java-tron). */
+  missing(suffix: string): void;
   stop(): Promise<void>;
 }
 
@@ -21,6 +23,7 @@ export async function startGate(target: string): Promise<Gate> {
   let rule: { suffix: string; after: number; hold: 'request' | 'response' } | null = null;
   let waiting: (() => void)[] = [];
   const state = { held: 0 };
+  const absent = new Set<string>();
 
   const forward = async (path: string, body: Buffer) => {
     const upstream = await fetch(`${target}${path}`, { method: 'POST', body: body.toString('utf8') });
@@ -31,6 +34,12 @@ export async function startGate(target: string): Promise<Gate> {
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks);
     const path = req.url ?? '/';
+    if ([...absent].some((suffix) => path.endsWith(suffix))) {
+      res
+        .writeHead(404, { 'content-type': 'text/html' })
+        .end(`<h2>HTTP ERROR 404 Not Found</h2><p>${path}</p>`);
+      return;
+    }
     let hold: 'request' | 'response' | null = null;
     if (rule && path.endsWith(rule.suffix)) {
       if (rule.after > 0) rule.after--;
@@ -70,6 +79,9 @@ export async function startGate(target: string): Promise<Gate> {
     },
     close(suffix, options = {}) {
       rule = { suffix, after: options.after ?? 0, hold: options.hold ?? 'request' };
+    },
+    missing(suffix) {
+      absent.add(suffix);
     },
     open() {
       rule = null;

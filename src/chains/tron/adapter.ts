@@ -27,7 +27,7 @@ import {
   tokenTransferBurn,
   trxTransferBurn,
 } from './fees.ts';
-import { type NodeJson, TronHttp, TronNodeError } from './http.ts';
+import { type NodeJson, type TronCall, TronHttp, TronNodeError } from './http.ts';
 import {
   buildTransaction,
   expirationOf,
@@ -136,6 +136,8 @@ export class TronAdapter implements ChainAdapter {
    * starts right after a height it finds changed knows the checkpoint went stale between steps.
    */
   private readonly answered = new Map<number, string>();
+  /** false once the node answered 404 to /wallet/getblock (java-tron before 4.7) */
+  private hasGetBlock = true;
 
   constructor(
     private readonly settings: ActiveChain,
@@ -150,7 +152,7 @@ export class TronAdapter implements ChainAdapter {
   }
 
   async connect(): Promise<void> {
-    header(await this.http.call('/wallet/getnowblock'));
+    await this.latest('head');
     if (this.settings.chainId !== undefined) {
       const genesis = await this.http.call('/wallet/getblockbynum', { num: 0 });
       const id = isEmpty(genesis) ? '' : header(genesis).id;
@@ -181,24 +183,54 @@ export class TronAdapter implements ChainAdapter {
 
   async heads(): Promise<ChainHeads> {
     const finalized = this.settings.confirmations === 'finalized';
-    const [headJson, solidJson] = await Promise.all([
-      this.http.call('/wallet/getnowblock'),
-      finalized ? this.http.call('/walletsolidity/getnowblock') : Promise.resolve(null),
+    const [headBlock, solidBlock] = await Promise.all([
+      this.latest('head'),
+      finalized ? this.latest('solid') : Promise.resolve(null),
     ]);
-    const head = header(headJson).number;
+    const head = headBlock.number;
     let final =
-      solidJson !== null
-        ? header(solidJson).number
-        : head - Math.max(this.settings.confirmations as number, 1) + 1;
+      solidBlock !== null ? solidBlock.number : head - Math.max(this.settings.confirmations as number, 1) + 1;
     if (this.settings.confirmationFloor > 0)
       final = Math.min(final, head - this.settings.confirmationFloor + 1);
     return { head, final: Math.max(-1, Math.min(final, head)) };
   }
 
+  /**
+   * The latest block header of the head or the solidified view: `getblock {detail: false}` (a
+   * header only; getnowblock carries every transaction of a busy mainnet block), or getnowblock on
+   * a node without getblock (java-tron before 4.7).
+   */
+  private async latest(view: 'head' | 'solid', call: TronCall = (p, b) => this.http.call(p, b)) {
+    const prefix = view === 'head' ? '/wallet' : '/walletsolidity';
+    if (this.hasGetBlock) {
+      try {
+        return header(await call(`${prefix}/getblock`, { detail: false }));
+      } catch (error) {
+        if (!(error instanceof TronNodeError && error.status === 404)) throw error;
+        this.hasGetBlock = false;
+        this.logger.info(
+          'this node has no /wallet/getblock; reading blocks with getnowblock and getblockbynum',
+        );
+      }
+    }
+    return header(await call(`${prefix}/getnowblock`));
+  }
+
   /** A block's ref straight from the node (no bookkeeping). */
   private async fetchBlock(height: number): Promise<BlockRef | null> {
     if (!Number.isSafeInteger(height) || height < 0) return null;
-    const json = await this.http.call('/wallet/getblock', { id_or_num: String(height), detail: false });
+    let json: NodeJson;
+    if (this.hasGetBlock) {
+      try {
+        json = await this.http.call('/wallet/getblock', { id_or_num: String(height), detail: false });
+      } catch (error) {
+        if (!(error instanceof TronNodeError && error.status === 404)) throw error;
+        this.hasGetBlock = false;
+        return this.fetchBlock(height);
+      }
+    } else {
+      json = await this.http.call('/wallet/getblockbynum', { num: height });
+    }
     if (isEmpty(json)) return null;
     const ref = blockRef(json);
     if (ref.number !== height) throw new Error(`asked for block ${height}, the node answered ${ref.number}`);
@@ -463,16 +495,13 @@ export class TronAdapter implements ChainAdapter {
         data: TRANSFER_SELECTOR + addressWord(to) + uint256(input.amountBase),
       };
     }
-    const [headJson, solidJson] = await Promise.all([
-      this.http.call('/wallet/getnowblock'),
-      this.http.call('/walletsolidity/getnowblock'),
-    ]);
+    const [headBlock, solidBlock] = await Promise.all([this.latest('head'), this.latest('solid')]);
     const tx = buildTransaction(
       call,
       {
         // the solidified block as reference: it is on every branch the transaction could land on
-        refBlockId: header(solidJson).id,
-        expiration: header(headJson).timestampMs + this.expirationMs,
+        refBlockId: solidBlock.id,
+        expiration: headBlock.timestampMs + this.expirationMs,
         timestamp: Date.now(),
       },
       feeLimit,
@@ -565,7 +594,7 @@ export class TronAdapter implements ChainAdapter {
     if (validUntil === null) return false;
     // one node answers all of it, so "solid time" and "not in solid state" come from the same view
     return this.http.pinned(async (call) => {
-      const solid = header(await call('/walletsolidity/getnowblock'));
+      const solid = await this.latest('solid', call);
       if (solid.timestampMs < validUntil + NEVER_LAND_MARGIN_MS) return false;
       for (const path of [
         '/walletsolidity/gettransactioninfobyid',
