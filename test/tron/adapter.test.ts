@@ -140,20 +140,6 @@ describe('TronAdapter against the fake node', () => {
     expect(again?.blockHash).not.toBe(first?.blockHash);
   });
 
-  it('refuses to scan on from a checkpoint that a fork replaced since it was read', async () => {
-    const a = await adapterFor();
-    node.mine(3);
-    const checkpoint = node.head() - 1;
-    await a.block(checkpoint); // what the engine stores as its checkpoint
-    node.fork(2);
-    node.mine(3);
-    await expect(a.scan(checkpoint + 1, node.head(), new Set([watched]), [usdt])).rejects.toThrow(
-      /no longer the one checkpointed/,
-    );
-    // once: the next pass (which rewinds in the engine) scans
-    await expect(a.scan(checkpoint + 1, node.head(), new Set([watched]), [usdt])).resolves.toEqual([]);
-  });
-
   it('connects, and disables the chain when a configured token does not exist or the genesis is another network', async () => {
     await expect((await adapterFor()).connect()).resolves.toBeUndefined();
     const missing = await adapterFor({

@@ -67,8 +67,6 @@ const DEFAULT_EXPIRATION_MS = 3 * 60_000;
  */
 const NEVER_LAND_MARGIN_MS = 60_000;
 const PARAMS_TTL_MS = 10 * 60_000;
-/** Recent `block()` answers kept for the checkpoint continuity check. */
-const ANSWERED_KEPT = 64;
 /** A fresh address nobody holds tokens at: simulating a transfer to it prices the worst case (a new holder). */
 const PROBE_ADDRESS = '41956eb29649d419ec338e42a1dc44dc3b13f14a69';
 const TRANSFER_SELECTOR = 'a9059cbb';
@@ -131,11 +129,6 @@ export class TronAdapter implements ChainAdapter {
   private params: { value: ChainParams; at: number } | null = null;
   /** base58 → 20-byte hex, for every address ever watched (deposit addresses never change) */
   private readonly hexCache = new Map<string, string>();
-  /**
-   * Hashes `block()` answered lately, by height: the engine checkpoints with them, so a scan that
-   * starts right after a height it finds changed knows the checkpoint went stale between steps.
-   */
-  private readonly answered = new Map<number, string>();
   /** false once the node answered 404 to /wallet/getblock (java-tron before 4.7) */
   private hasGetBlock = true;
 
@@ -237,15 +230,8 @@ export class TronAdapter implements ChainAdapter {
     return ref;
   }
 
-  async block(height: number): Promise<BlockRef | null> {
-    const ref = await this.fetchBlock(height);
-    if (ref) {
-      this.answered.delete(height);
-      this.answered.set(height, ref.hash);
-      if (this.answered.size > ANSWERED_KEPT)
-        this.answered.delete(this.answered.keys().next().value as number);
-    }
-    return ref;
+  block(height: number): Promise<BlockRef | null> {
+    return this.fetchBlock(height);
   }
 
   scanStep(): number {
@@ -302,33 +288,22 @@ export class TronAdapter implements ChainAdapter {
     if (from > to) return [];
     const watch = this.watchOf(addresses, tokens);
     if (watch.addresses.size === 0 || (watch.tokens.size === 0 && !watch.native)) return [];
-    const start = Math.max(0, from - 1);
     const chunks: [number, number][] = [];
-    for (let a = start; a <= to; a += BLOCKS_PER_REQUEST)
+    for (let a = from; a <= to; a += BLOCKS_PER_REQUEST)
       chunks.push([a, Math.min(to, a + BLOCKS_PER_REQUEST - 1)]);
     const blocks = (
       await mapLimit(chunks, BLOCK_REQUESTS_IN_FLIGHT, ([a, b]) => this.blockRange(a, b))
     ).flat();
     for (let i = 1; i < blocks.length; i++) {
       if (header(blocks[i]).parentId !== header(blocks[i - 1]).id) {
-        throw new Error(`blocks ${start}..${to} do not link up (a fork while reading); read again later`);
+        throw new Error(`blocks ${from}..${to} do not link up (a fork while reading); read again later`);
       }
     }
-    const first = header(blocks[0]);
-    const checkpointed = this.answered.get(first.number);
-    if (from > 0 && checkpointed !== undefined && checkpointed !== first.id) {
-      // the chain reorganised below this step since the engine read its checkpoint: scanning on
-      // would skip the new branch's blocks up to here. Fail this pass; the next one rewinds.
-      this.answered.clear();
-      throw new Error(
-        `block ${first.number} is no longer the one checkpointed (a fork); the next pass rewinds`,
-      );
-    }
-    const range = from > 0 ? blocks.slice(1) : blocks;
+    // the engine checks the end block before and after the scan, and that its checkpoint is still there
     const out: ObservedTransfer[] = [];
-    for (const block of range) out.push(...nativeTransfers(block, watch));
+    for (const block of blocks) out.push(...nativeTransfers(block, watch));
     if (watch.tokens.size > 0) {
-      const withCalls = range.filter(needsInfos);
+      const withCalls = blocks.filter(needsInfos);
       const found = await mapLimit(withCalls, INFO_REQUESTS_IN_FLIGHT, async (block) => {
         const infos = await this.http.call('/wallet/gettransactioninfobyblocknum', {
           num: header(block).number,
