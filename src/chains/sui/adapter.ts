@@ -429,9 +429,12 @@ export class SuiAdapter implements ChainAdapter {
     const status = effects?.status;
     if (status?.success !== true) {
       const kind = status?.error?.kind;
-      if (kind === EXECUTION_ERROR_KIND.INSUFFICIENT_GAS && dryBudget === available)
-        throw lacksGas(held(allSui));
-      if (kind === EXECUTION_ERROR_KIND.INSUFFICIENT_COIN_BALANCE && native) throw lacksGas(held(allSui));
+      const short =
+        (kind === EXECUTION_ERROR_KIND.INSUFFICIENT_GAS && dryBudget === available) ||
+        (kind === EXECUTION_ERROR_KIND.INSUFFICIENT_COIN_BALANCE && native);
+      if (short && held(free(allSui)) < held(allSui))
+        throw new Error(`${this.chain}: the hot wallet's SUI coins are held by a payout in flight`);
+      if (short) throw lacksGas(held(allSui));
       throw new PayoutRejectedError(`The transfer would fail on chain: ${describeFailure(status)}.`);
     }
     const cost = (effects?.gasUsed?.computationCost ?? 0n) + (effects?.gasUsed?.storageCost ?? 0n);
