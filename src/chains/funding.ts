@@ -15,12 +15,12 @@ export function adapterFunding(
   nativeOf: (chain: Chain) => TokenRef | null,
 ): PayoutFunding {
   return {
-    async canFund({ token, from, amountBase, queuedBase, queuedCount }) {
+    async canFund({ token, from, to, amountBase, queuedBase, queuedCount }) {
       const adapter = adapters.get(token.chain);
       const native = nativeOf(token.chain);
       if (!adapter || !native) throw new AppError('chain_unavailable', `${token.chain} is not connected.`);
       try {
-        const fee = await adapter.payoutFeeEstimate(from, from, token, amountBase);
+        const fee = await adapter.payoutFeeEstimate(from, to, token, amountBase);
         const nativeBalance = await adapter.balance(from, native);
         const feesNeeded = fee * BigInt(queuedCount + 1);
         if (token.contract === null) {

@@ -53,6 +53,7 @@ export async function createPayout(
     const verdict = await deps.payoutFunding.canFund({
       token: input.token,
       from: hot.address,
+      to,
       amountBase: input.amountBase,
       queuedBase: queued.amountBase,
       queuedCount: queued.count,

@@ -17,6 +17,8 @@ export interface PayoutFunding {
   canFund(input: {
     token: TokenRef;
     from: string;
+    /** The payout's destination (sending to an account that does not exist yet can cost more). */
+    to: string;
     amountBase: bigint;
     queuedBase: bigint;
     queuedCount: number;
