@@ -1,34 +1,55 @@
 import { probeWrite } from '../db/repositories/ops.ts';
 import { type ChainProgress, chainProgress, type OpsDeps } from './chain-progress.ts';
 
+/** A write probe younger than this is reused, so a flood of probes costs at most one write a second. */
+export const WRITE_PROBE_REUSE_MS = 1000;
+
+/** The database part of a readiness check. */
+export interface DatabaseCheck {
+  writable: boolean;
+  ms: number;
+  error: string | null;
+  /** Epoch ms of the write probe this result comes from. */
+  probedAt: number;
+}
+
 /** What GET /readyz reports. */
 export interface Readiness {
   ready: boolean;
   /** Epoch ms of the check. */
   checkedAt: number;
-  database: { writable: boolean; ms: number; error: string | null };
+  database: DatabaseCheck;
   chains: ChainProgress[];
+}
+
+function probe(deps: OpsDeps, now: number): DatabaseCheck {
+  const started = performance.now();
+  let error: string | null = null;
+  try {
+    probeWrite(deps.db, now);
+  } catch (e) {
+    error = (e as Error).message;
+  }
+  return {
+    writable: error === null,
+    ms: Math.round((performance.now() - started) * 100) / 100,
+    error,
+    probedAt: now,
+  };
 }
 
 /**
  * Whether this installation can take and settle payments now: the database accepts a real write
  * (an upsert into `settings`), and every enabled chain's scanner is within its lag budget
- * (chain-progress.ts). Never throws: a failed write is reported as not writable.
+ * (chain-progress.ts). The chains are judged afresh on every call (reads only); the write probe of
+ * `previous` is reused while younger than WRITE_PROBE_REUSE_MS. Never throws: a failed write is
+ * reported as not writable.
  */
-export async function checkReadiness(deps: OpsDeps): Promise<Readiness> {
+export async function checkReadiness(deps: OpsDeps, previous?: Readiness | null): Promise<Readiness> {
   const checkedAt = deps.clock.now();
-  const started = performance.now();
-  let error: string | null = null;
-  try {
-    probeWrite(deps.db, checkedAt);
-  } catch (e) {
-    error = (e as Error).message;
-  }
-  const database = {
-    writable: error === null,
-    ms: Math.round((performance.now() - started) * 100) / 100,
-    error,
-  };
+  const age = previous ? checkedAt - previous.database.probedAt : Number.POSITIVE_INFINITY;
+  const database =
+    previous && age >= 0 && age < WRITE_PROBE_REUSE_MS ? previous.database : probe(deps, checkedAt);
   const chains = await chainProgress(deps);
   return { ready: database.writable && chains.every((c) => c.ready), checkedAt, database, chains };
 }

@@ -30,7 +30,7 @@ interface ChainDetail {
 interface ReadyBody {
   status: string;
   checkedAt: string;
-  database: { writable: boolean; ms: number; error: string | null };
+  database: { writable: boolean; ms: number; error: string | null; probedAt: string };
   chains: ChainDetail[];
 }
 
@@ -73,13 +73,25 @@ describe('GET /readyz: the database', () => {
     expect(r.body.database.error).toMatch(/readonly|read-only/i);
   });
 
-  it('reuses one check for probes less than a second apart', async () => {
-    h = await makeHarness(only([]));
+  it('writes at most once a second however often it is probed, and judges chains on every probe', async () => {
+    h = await makeHarness(only(['SUI']));
     const first = await readyz(h);
+    expect(first.body.chains[0]?.ready).toBe(false);
+    Object.assign(h.rt.health.get('SUI'), {
+      state: 'ready',
+      head: 9,
+      scannedTo: 9,
+      lastScanAt: h.clock.now(),
+    });
     h.clock.advance(500);
-    expect((await readyz(h)).body.checkedAt).toBe(first.body.checkedAt);
+    const second = await readyz(h);
+    expect(second.body.database.probedAt).toBe(first.body.database.probedAt);
+    expect(getSetting(h.rt.db, WRITE_PROBE_KEY)).toBe(String(h.clock.now() - 500));
+    expect(second.status).toBe(200);
+    expect(second.body.checkedAt).not.toBe(first.body.checkedAt);
     h.clock.advance(500);
-    expect((await readyz(h)).body.checkedAt).not.toBe(first.body.checkedAt);
+    expect((await readyz(h)).body.database.probedAt).not.toBe(first.body.database.probedAt);
+    expect(getSetting(h.rt.db, WRITE_PROBE_KEY)).toBe(String(h.clock.now()));
   });
 });
 
