@@ -26,6 +26,7 @@ function listen(fetch: (req: Request) => Response | Promise<Response>, extra: Re
     process.stdout.write(`${JSON.stringify({ ready: true, port: info.port, ...extra })}\n`);
   });
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
+  process.on('SIGINT', () => process.exit(0));
 }
 
 if (mode === 'baseline') {

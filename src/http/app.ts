@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { AppError } from '../domain/errors.ts';
 import { RateLimiter } from '../lib/rate-limiter.ts';
 import type { Deps } from '../services/deps.ts';
@@ -23,8 +22,9 @@ import { supportSymbolsRoute } from './routes/symbol.support-symbols.ts';
 export type RouteGroup = (ctx: HttpContext) => Hono;
 
 /**
- * Builds the HTTP app: every endpoint of the interface in the R<T> envelope, with request ids, a
- * body size limit and one error handler that maps AppError codes through http/errors.ts.
+ * Builds the HTTP app: every endpoint of the interface in the R<T> envelope, with request ids and
+ * one error handler that maps AppError codes through http/errors.ts. Signed POST bodies are size-
+ * limited where they are read (middleware/read-body.ts).
  */
 export function createApp(
   deps: Deps,
@@ -38,13 +38,6 @@ export function createApp(
   const app = new Hono();
   app.use('*', requestId(deps.logger));
   app.use('*', accessLog(deps.logger));
-  app.use(
-    '/v1/*',
-    bodyLimit({
-      maxSize: deps.config.auth.maxBodyBytes,
-      onError: (c) => fail(c, new AppError('body_too_large')),
-    }),
-  );
   for (const route of [
     createCollectionRoute,
     createPayoutRoute,

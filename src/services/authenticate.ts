@@ -74,13 +74,14 @@ export function authenticatePost(
 }
 
 /** Records the envelope's nonce for the merchant; throws 401 when it was used within the window. */
-export function consumeRequestNonce(
+export async function consumeRequestNonce(
   deps: Pick<Deps, 'config' | 'db'>,
   merchant: Merchant,
   envelope: Envelope,
-): void {
+): Promise<void> {
   const expiresAt = envelope.timestamp * 1000 + deps.config.auth.timestampWindowSeconds * 1000 + 1000;
-  if (!consumeNonce(deps.db, merchant.id, envelope.nonce, expiresAt)) throw new AppError('nonce_reused');
+  if (!(await consumeNonce(deps.db, merchant.id, envelope.nonce, expiresAt)))
+    throw new AppError('nonce_reused');
 }
 
 /** Authenticates a GET whose `sign` is the HMAC of the orderId under the merchant token. */

@@ -46,7 +46,7 @@ export async function createCollection(
     amount: input.amountBase.toString(),
     uid: input.uid,
   });
-  const result = createOrder(deps.db, {
+  const result = await createOrder(deps.db, {
     order: {
       merchantId: merchant.id,
       orderId,

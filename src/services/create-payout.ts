@@ -66,7 +66,7 @@ export async function createPayout(
       throw new AppError('insufficient_balance', verdict.reason);
     }
   }
-  const result = createOrder(deps.db, {
+  const result = await createOrder(deps.db, {
     order: {
       merchantId: merchant.id,
       orderId,

@@ -4,7 +4,7 @@ import { AppError } from '../domain/errors.ts';
 import { isEvmAddress, isTronAddress, normaliseAddress } from '../keys/address-format.ts';
 import type { Deps } from './deps.ts';
 import type { TokenRef } from './payout-funding.ts';
-import { listTokens } from './resolve-token.ts';
+import { forgetTokenCache, listTokens } from './resolve-token.ts';
 
 const SUI_COIN_TYPE = /^0x[0-9a-fA-F]{1,64}::[A-Za-z_][A-Za-z0-9_]*::[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -38,6 +38,7 @@ export async function addToken(
     { network: deps.config.network, chain, symbol: input.symbol, contract, decimals: input.decimals },
     deps.clock.now(),
   );
+  forgetTokenCache(deps);
   return { chain, symbol: input.symbol, contract, decimals: input.decimals };
 }
 

@@ -1,5 +1,5 @@
 import { activeChain } from '../config/load.ts';
-import { findAddedToken, listAddedTokens } from '../db/repositories/tokens.ts';
+import { listAddedTokens } from '../db/repositories/tokens.ts';
 import { CHAINS, type Chain } from '../domain/chains.ts';
 import type { Deps } from './deps.ts';
 import type { TokenRef } from './payout-funding.ts';
@@ -32,21 +32,30 @@ export async function listTokens(deps: Pick<Deps, 'config' | 'db'>): Promise<Tok
   return out;
 }
 
-/** The token a merchant means by (chain, symbol); symbols match case-insensitively. Null if not offered. */
+const cache = new WeakMap<object, { at: number; tokens: TokenRef[] }>();
+const CACHE_MS = 1000;
+
+/**
+ * The token a merchant means by (chain, symbol); symbols match case-insensitively. Null if not
+ * offered. The token list is re-read at most once a second (createCollection asks on every call),
+ * so a `kassa token add` from another process is seen within a second.
+ */
 export async function resolveToken(
   deps: Pick<Deps, 'config' | 'db'>,
   chain: Chain,
   symbol: string,
 ): Promise<TokenRef | null> {
-  const settings = activeChain(deps.config, chain);
-  if (!settings.enabled) return null;
+  const now = Date.now();
+  let entry = cache.get(deps.db);
+  if (!entry || now - entry.at >= CACHE_MS) {
+    entry = { at: now, tokens: await listTokens(deps) };
+    cache.set(deps.db, entry);
+  }
   const upper = symbol.toUpperCase();
-  const added =
-    findAddedToken(deps.db, deps.config.network, chain, symbol) ??
-    listAddedTokens(deps.db, deps.config.network).find(
-      (t) => t.chain === chain && t.symbol.toUpperCase() === upper,
-    );
-  if (added) return { chain, symbol: added.symbol, contract: added.contract, decimals: added.decimals };
-  const t = settings.tokens.find((x) => x.symbol.toUpperCase() === upper);
-  return t ? { chain, ...t } : null;
+  return entry.tokens.find((t) => t.chain === chain && t.symbol.toUpperCase() === upper) ?? null;
+}
+
+/** Forgets the cached token list (after this process added a token). */
+export function forgetTokenCache(deps: Pick<Deps, 'db'>): void {
+  cache.delete(deps.db);
 }

@@ -1,10 +1,11 @@
-import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { TransferFact } from '../../domain/collection-progress.ts';
 import type { Order } from '../../domain/order.ts';
 import { type Db, writeTransaction } from '../client.ts';
 import { prepared } from '../prepared.ts';
 import { chainCursors } from '../schema/chain-cursors.ts';
 import { chainTransfers } from '../schema/chain-transfers.ts';
+import { depositAddresses } from '../schema/deposit-addresses.ts';
 import { orders } from '../schema/orders.ts';
 import { rowToOrder } from './order-rows.ts';
 import { applyOrderTransitions, type OrderTransition } from './orders.ts';
@@ -82,25 +83,27 @@ export function listCursors(db: Db): Cursor[] {
 }
 
 /**
- * Deposit addresses the scanner watches on a chain: collections not final yet, and collections that
- * became final after `sinceMs` (so late payments are still seen and recorded).
+ * Deposit addresses the scanner watches on a chain: collections not final yet, and collections whose
+ * expiry is after `sinceMs` (so late payments are still seen and recorded).
  */
 export function watchedAddresses(db: Db, chain: string, sinceMs: number): Set<string> {
-  const rows = db
+  const open = db
     .select({ address: orders.address })
     .from(orders)
     .where(
       and(
+        inArray(orders.status, ['INIT', 'PENDING', 'PENDING_CONFIRMATION']),
         eq(orders.chain, chain),
         eq(orders.type, 'COLLECTION'),
-        or(
-          inArray(orders.status, ['INIT', 'PENDING', 'PENDING_CONFIRMATION']),
-          gt(orders.updatedAt, sinceMs),
-        ),
       ),
     )
     .all();
-  return new Set(rows.map((r) => r.address));
+  const recent = db
+    .select({ address: orders.address })
+    .from(orders)
+    .where(and(eq(orders.chain, chain), eq(orders.type, 'COLLECTION'), gt(orders.expiresAt, sinceMs)))
+    .all();
+  return new Set([...open, ...recent].map((r) => r.address));
 }
 
 /** Creation time (ms) of the oldest collection on a chain that is still open, or null. */
@@ -124,17 +127,18 @@ export function collectionsByAddress(db: Db, chain: string, addresses: string[])
   const out = new Map<string, Order>();
   for (let i = 0; i < addresses.length; i += 500) {
     const rows = db
-      .select()
-      .from(orders)
+      .select({ order: orders })
+      .from(depositAddresses)
+      .innerJoin(orders, eq(orders.id, depositAddresses.orderRef))
       .where(
         and(
+          inArray(depositAddresses.address, addresses.slice(i, i + 500)),
           eq(orders.chain, chain),
           eq(orders.type, 'COLLECTION'),
-          inArray(orders.address, addresses.slice(i, i + 500)),
         ),
       )
       .all();
-    for (const r of rows) out.set(r.address, rowToOrder(r));
+    for (const r of rows) out.set(r.order.address, rowToOrder(r.order));
   }
   return out;
 }

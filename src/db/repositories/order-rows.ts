@@ -1,9 +1,22 @@
-import type { InferSelectModel } from 'drizzle-orm';
+import { getTableColumns, type InferSelectModel } from 'drizzle-orm';
 import type { Chain } from '../../domain/chains.ts';
 import type { Order } from '../../domain/order.ts';
-import type { orders } from '../schema/orders.ts';
+import { orders } from '../schema/orders.ts';
 
 export type OrderRow = InferSelectModel<typeof orders>;
+
+const COLUMN_KEYS = Object.entries(getTableColumns(orders)).map(
+  ([key, column]) => [column.name, key] as const,
+);
+
+/** Maps a row read with plain SQL (snake_case columns) to the drizzle row shape; undefined stays undefined. */
+export function snakeRowToOrderRow(raw: unknown): OrderRow | undefined {
+  if (!raw) return undefined;
+  const source = raw as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [column, key] of COLUMN_KEYS) out[key] = source[column];
+  return out as OrderRow;
+}
 
 /** Maps a stored row to the domain Order (base units back to bigint). */
 export function rowToOrder(row: OrderRow): Order {

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Network } from '../../domain/chains.ts';
 import type { Db } from '../client.ts';
 import { prepared } from '../prepared.ts';
@@ -39,29 +39,4 @@ export function listAddedTokens(db: Db, network: Network): TokenRecord[] {
       .orderBy(asc(tokens.id))
       .prepare(),
   ).all({ network }) as TokenRecord[];
-}
-
-/** One operator-added token. */
-export function findAddedToken(db: Db, network: Network, chain: string, symbol: string): TokenRecord | null {
-  return (
-    (prepared(db, 'tokens.find', () =>
-      db
-        .select({
-          network: tokens.network,
-          chain: tokens.chain,
-          symbol: tokens.symbol,
-          contract: tokens.contract,
-          decimals: tokens.decimals,
-        })
-        .from(tokens)
-        .where(
-          and(
-            eq(tokens.network, sql.placeholder('network')),
-            eq(tokens.chain, sql.placeholder('chain')),
-            eq(tokens.symbol, sql.placeholder('symbol')),
-          ),
-        )
-        .prepare(),
-    ).get({ network, chain, symbol }) as TokenRecord | undefined) ?? null
-  );
 }

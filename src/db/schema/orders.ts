@@ -44,8 +44,10 @@ export const orders = sqliteTable(
   },
   (t) => [
     uniqueIndex('orders_merchant_order').on(t.merchantId, t.orderId),
+    // Few indexes on purpose: every one is written on each createCollection. Open orders are found
+    // by status, recent ones (late payments) by chain and expiry, orders by address through
+    // deposit_addresses.
     index('orders_status_expires').on(t.status, t.expiresAt),
-    index('orders_chain_type_status').on(t.chain, t.type, t.status),
-    index('orders_address').on(t.address),
+    index('orders_chain_type_expires').on(t.chain, t.type, t.expiresAt),
   ],
 );

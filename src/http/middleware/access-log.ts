@@ -14,10 +14,10 @@ export function accessLog(fallback: Logger): MiddlewareHandler {
   return async (c, next) => {
     const started = performance.now();
     await next();
-    const log = requestLogger(c, fallback);
     const path = c.req.path;
     const level = PROBES.has(path) ? 'debug' : 'info';
-    if (!log.isLevelEnabled(level)) return;
+    if (!fallback.isLevelEnabled(level)) return;
+    const log = requestLogger(c, fallback);
     log[level](
       {
         method: c.req.method,

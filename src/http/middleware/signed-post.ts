@@ -10,6 +10,7 @@ import {
 import type { Merchant } from '../../services/merchant-directory.ts';
 import type { HttpContext, RateLimitName } from '../context.ts';
 import { enforceRateLimit } from './rate-limit.ts';
+import { readBodyText } from './read-body.ts';
 
 /**
  * Admits a signed POST: parses the envelope, checks the timestamp and the signature over `data`
@@ -21,7 +22,7 @@ export async function admitSignedPost(
   ctx: HttpContext,
   limit: RateLimitName,
 ): Promise<{ merchant: Merchant; envelope: Envelope }> {
-  const text = await c.req.text();
+  const text = await readBodyText(c, ctx.deps.config.auth.maxBodyBytes);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -35,7 +36,7 @@ export async function admitSignedPost(
     merchantId: c.req.header('x-merchant-id'),
   });
   enforceRateLimit(ctx, limit, merchant.id, merchant.id);
-  consumeRequestNonce(ctx.deps, merchant, envelope);
+  await consumeRequestNonce(ctx.deps, merchant, envelope);
   c.set('merchantId' as never, merchant.id as never);
   return { merchant, envelope };
 }
