@@ -172,11 +172,14 @@ async function scanStep(
   const chain = adapter.chain;
   const now = deps.clock.now();
   const watched = watchedAddresses(deps.db, chain, now - LATE_WINDOW_MS);
+  // Token transfers of every configured token are read (a payment in the wrong token is recorded);
+  // native-coin transfers only when an order asks for the native coin: finding them reads every block.
+  const scanned = tokens.filter((t) => t.contract !== null || watched.native);
   // The block at `to` before and after the scan: if it changed, the chain reorganised under the
   // scan and what it returned may mix two branches; the step is dropped and retried.
   const endBefore = await adapter.block(to);
   if (!endBefore) return null;
-  const observed = await adapter.scan(from, to, watched, tokens);
+  const observed = await adapter.scan(from, to, watched.addresses, scanned);
   const end = await adapter.block(to);
   if (!end || end.hash !== endBefore.hash) {
     deps.logger.info({ chain, from, to }, 'the chain moved during the scan; retrying the step');

@@ -84,11 +84,17 @@ export function listCursors(db: Db): Cursor[] {
 
 /**
  * Deposit addresses the scanner watches on a chain: collections not final yet, and collections whose
- * expiry is after `sinceMs` (so late payments are still seen and recorded).
+ * expiry is after `sinceMs` (so late payments are still seen and recorded); `native` says whether any
+ * of them was ordered in the native coin (whose deposits cost a read of every block to find).
  */
-export function watchedAddresses(db: Db, chain: string, sinceMs: number): Set<string> {
+export function watchedAddresses(
+  db: Db,
+  chain: string,
+  sinceMs: number,
+): { addresses: Set<string>; native: boolean } {
+  const columns = { address: orders.address, tokenContract: orders.tokenContract };
   const open = db
-    .select({ address: orders.address })
+    .select(columns)
     .from(orders)
     .where(
       and(
@@ -99,11 +105,15 @@ export function watchedAddresses(db: Db, chain: string, sinceMs: number): Set<st
     )
     .all();
   const recent = db
-    .select({ address: orders.address })
+    .select(columns)
     .from(orders)
     .where(and(eq(orders.chain, chain), eq(orders.type, 'COLLECTION'), gt(orders.expiresAt, sinceMs)))
     .all();
-  return new Set([...open, ...recent].map((r) => r.address));
+  const rows = [...open, ...recent];
+  return {
+    addresses: new Set(rows.map((r) => r.address)),
+    native: rows.some((r) => r.tokenContract === null),
+  };
 }
 
 /** Creation time (ms) of the oldest collection on a chain that is still open, or null. */
