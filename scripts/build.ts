@@ -46,15 +46,16 @@ function copyPackage(outdir: string, name: string, from: string, files: string[]
   }
 }
 
-/** Builds into `outdir` (emptied first); returns what it made and how long it took. */
+/** Builds into `outdir` (emptied first); returns what it made, from which files, and how long it took. */
 export async function buildBundle(
   options: { outdir?: string; sourcemap?: boolean } = {},
-): Promise<{ outdir: string; bundleBytes: number; ms: number }> {
+): Promise<{ outdir: string; bundleBytes: number; ms: number; inputs: string[] }> {
   const started = Date.now();
   const outdir = resolve(options.outdir ?? join(root, 'dist'));
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
-  await build({
+  const result = await build({
+    absWorkingDir: root,
     entryPoints: { kassa: join(root, 'scripts/bundle-entry.ts') },
     outdir,
     outExtension: { '.js': '.mjs' },
@@ -68,6 +69,7 @@ export async function buildBundle(
     sourcemap: options.sourcemap ? 'linked' : false,
     legalComments: 'linked',
     logLevel: 'warning',
+    metafile: true,
   });
   cpSync(join(root, 'drizzle'), join(outdir, 'drizzle'), { recursive: true });
 
@@ -86,7 +88,13 @@ export async function buildBundle(
     createRequire(join(bindingsDir, 'package.json')).resolve('file-uri-to-path/package.json'),
   );
   copyPackage(outdir, 'file-uri-to-path', fileUriDir, ['package.json', 'LICENSE', 'index.js']);
-  return { outdir, bundleBytes: statSync(join(outdir, 'kassa.mjs')).size, ms: Date.now() - started };
+  return {
+    outdir,
+    bundleBytes: statSync(join(outdir, 'kassa.mjs')).size,
+    ms: Date.now() - started,
+    // Files the bundle was built from, relative to the repository (what a build context must hold).
+    inputs: Object.keys(result.metafile.inputs),
+  };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -9,7 +9,7 @@ import { CHAINS } from '../../src/domain/chains.ts';
 import { freePort } from '../helpers/cli.ts';
 import { TEST_MASTER_KEY, TEST_MNEMONIC } from '../helpers/harness.ts';
 import { envelope } from '../helpers/signing.ts';
-import { dockerfileStages, execForm, stageEnv } from './files.ts';
+import { dockerfileStages, dockerignore, execForm, stageEnv } from './files.ts';
 
 /**
  * The single-file build, built once into a folder outside the checkout (so nothing can resolve from
@@ -84,6 +84,21 @@ describe('npm run build', () => {
     // Measured, not asserted tightly: the machine is shared (docs: under ~10 s when idle).
     expect(built.ms).toBeLessThan(90_000);
     process.stderr.write(`bundle: ${(built.bundleBytes / 1048576).toFixed(1)} MB in ${built.ms} ms\n`);
+  });
+
+  it('is built only from files the Docker build context sends (.dockerignore)', () => {
+    const ignore = dockerignore(readFileSync(join(root, '.dockerignore'), 'utf8'));
+    const own = built.inputs.filter((f) => !f.startsWith('node_modules/'));
+    expect(own).toContain('src/main.ts');
+    const needed = [
+      ...own,
+      'package.json',
+      'package-lock.json',
+      'tsconfig.json',
+      'scripts/build.ts',
+      'drizzle/meta/_journal.json',
+    ];
+    expect(needed.filter((f) => ignore.excluded(f))).toEqual([]);
   });
 
   it('imports nothing from outside but Node built-ins and better-sqlite3', () => {
