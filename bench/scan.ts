@@ -93,7 +93,9 @@ async function catchUp() {
     if (!adapter) throw new Error('adapter');
     await adapter.connect();
     const tokens = (await listTokens(h.rt)).filter((t) => t.chain === 'ETH');
-    const profiler = process.env.KASSA_BENCH_PROFILE ? new (await import('node:inspector/promises')).Session() : null;
+    const profiler = process.env.KASSA_BENCH_PROFILE
+      ? new (await import('node:inspector/promises')).Session()
+      : null;
     if (profiler) {
       profiler.connect();
       await profiler.post('Profiler.enable');
@@ -104,7 +106,10 @@ async function catchUp() {
     const ms = performance.now() - started;
     if (profiler) {
       const { profile } = await profiler.post('Profiler.stop');
-      (await import('node:fs')).writeFileSync(process.env.KASSA_BENCH_PROFILE as string, JSON.stringify(profile));
+      (await import('node:fs')).writeFileSync(
+        process.env.KASSA_BENCH_PROFILE as string,
+        JSON.stringify(profile),
+      );
     }
     const credited = Array.from({ length: DEPOSITS }, (_, i) =>
       findOrderByMerchantOrderId(h.rt.db, m.merchantId, `b-${i}`),
