@@ -157,6 +157,8 @@ async function launch(binary: string, options: StartAnvilOptions, port: number):
       resolve();
     });
   });
+  // 'exit' can come before the last of stderr has been read; 'close' waits for the streams too.
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   track(child);
 
   const url = `http://${HOST}:${port}`;
@@ -186,6 +188,7 @@ async function launch(binary: string, options: StartAnvilOptions, port: number):
   if (!ready) {
     const running = isRunning();
     if (running) await kill(child, exited, STOP_GRACE_MS);
+    else if (spawnError === undefined) await Promise.race([closed, sleep(1_000)]);
     const why = spawnError
       ? `could not run ${binary}: ${spawnError.message}`
       : running
