@@ -1,4 +1,5 @@
 import type { Db } from './client.ts';
+import { prepared } from './prepared.ts';
 
 interface Pending {
   fn: () => unknown;
@@ -29,22 +30,46 @@ export function batchedWrite<T>(db: Db, fn: () => T): Promise<T> {
   });
 }
 
+/** The batch's statements, prepared once per database (better-sqlite3's `transaction()` builds four
+ * wrapper functions on every call, which cost more than the savepoints themselves on this path). */
+const statements = (db: Db) =>
+  prepared(db, 'batched-write.statements', () => ({
+    begin: db.$client.prepare('BEGIN IMMEDIATE'),
+    commit: db.$client.prepare('COMMIT'),
+    rollback: db.$client.prepare('ROLLBACK'),
+    savepoint: db.$client.prepare('SAVEPOINT batched_write_item'),
+    release: db.$client.prepare('RELEASE batched_write_item'),
+    rollbackTo: db.$client.prepare('ROLLBACK TO batched_write_item'),
+  }));
+
 function flush(db: Db): void {
   const batch = queues.get(db) ?? [];
   queues.delete(db);
+  const sql = statements(db);
   const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
   try {
-    db.$client
-      .transaction(() => {
-        for (const item of batch) {
-          try {
-            outcomes.push({ ok: true, value: db.$client.transaction(item.fn)() });
-          } catch (error) {
-            outcomes.push({ ok: false, error });
-          }
+    sql.begin.run();
+    try {
+      for (const item of batch) {
+        sql.savepoint.run();
+        try {
+          const value = item.fn();
+          sql.release.run();
+          outcomes.push({ ok: true, value });
+        } catch (error) {
+          // SQLite may have rolled the whole transaction back (a full disk, say): then nothing of
+          // the batch is stored and every write of it must fail, not only this one.
+          if (!db.$client.inTransaction) throw error;
+          sql.rollbackTo.run();
+          sql.release.run();
+          outcomes.push({ ok: false, error });
         }
-      })
-      .immediate();
+      }
+      sql.commit.run();
+    } catch (error) {
+      if (db.$client.inTransaction) sql.rollback.run();
+      throw error;
+    }
   } catch (error) {
     for (const item of batch) item.reject(error);
     return;
