@@ -8,6 +8,7 @@ import type { ConfigInput } from './config/schema.ts';
 import { openDatabase } from './db/client.ts';
 import { applyMigrations, hasPendingMigrations, isNewDatabase } from './db/migrate.ts';
 import { getSetting, setSettingOnce } from './db/repositories/settings.ts';
+import { startWalCheckpointer } from './db/wal-checkpointer.ts';
 import type { Chain } from './domain/chains.ts';
 import { createKeyRing, type KeyRing } from './keys/key-ring.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -29,6 +30,8 @@ export interface BootstrapOptions {
   clock?: Clock;
   /** Build chain adapters (no network I/O yet) and check payouts against the hot wallets. */
   chains?: boolean;
+  /** Checkpoint the WAL on a thread instead of inside commits (long-running processes). */
+  walCheckpointer?: boolean;
 }
 
 /** A process's dependencies plus a way to release them. */
@@ -100,6 +103,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<Runtime
       const native = activeChain(config, chain).tokens.find((t) => t.contract === null);
       return native ? { chain, ...native } : null;
     };
+    const checkpointer = options.walCheckpointer ? startWalCheckpointer(db, config.db, logger) : null;
     return {
       config,
       db,
@@ -111,6 +115,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<Runtime
       adapters,
       health: new ChainHealth(),
       close() {
+        void checkpointer?.stop();
         db.$client.close();
         logger.flush?.();
       },

@@ -32,6 +32,7 @@ export async function runCommand(mode: 'start' | 'api' | 'worker', flags: Flags)
     need: { mnemonic: true, masterKey: true },
     migrations: mode === 'start' ? 'if-new' : 'require',
     chains: true,
+    walCheckpointer: true,
   });
   const api = mode === 'worker' ? null : await startApiServer(rt);
   const worker =

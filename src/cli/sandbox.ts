@@ -77,6 +77,7 @@ export async function sandboxCommand(flags: Record<string, string | boolean | un
       },
       migrations: 'apply',
       chains: true,
+      walCheckpointer: true,
       logger,
     });
   } catch (error) {
