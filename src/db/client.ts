@@ -8,14 +8,17 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
 
 /**
  * Opens the SQLite database: WAL (readers never block the writer), foreign keys on, a busy timeout
- * so the API and worker processes can share the file, synchronous=NORMAL (durable across process
- * crashes; a power loss can lose the last transactions but never corrupts).
+ * so the API and worker processes can share the file, and synchronous=FULL: every commit reaches the
+ * disk before it returns, so what Kassa acknowledged survives a power loss too. With NORMAL the last
+ * commits before a power loss could vanish: a signed payout recorded and then broadcast would be
+ * signed and sent again after the reboot, and a deposit address handed to a customer would go to the
+ * next order. The API's group commit (batched-write.ts) shares one sync among concurrent writes.
  */
 export function openDatabase(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path);
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   return drizzle(sqlite, { schema }) as Db;
