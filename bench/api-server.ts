@@ -1,7 +1,9 @@
 /**
  * The servers bench/api.ts measures, one per process (argv[2]):
  * - `kassa`: the real API (bootstrap, migrated SQLite in WAL, address pool filled first);
- * - `baseline`: a bare Hono endpoint doing one HMAC check and one better-sqlite3 insert.
+ * - `baseline`: a bare Hono endpoint doing one HMAC check and one better-sqlite3 insert, each its own
+ *   commit in WAL with synchronous=NORMAL (no fsync: not durable across a power loss);
+ * - `baseline-durable`: the same with synchronous=FULL, the durability Kassa's database runs with.
  * Prints one JSON line `{ready, port, token?}` on stdout when it listens.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -29,10 +31,10 @@ function listen(fetch: (req: Request) => Response | Promise<Response>, extra: Re
   process.on('SIGINT', () => process.exit(0));
 }
 
-if (mode === 'baseline') {
+if (mode === 'baseline' || mode === 'baseline-durable') {
   const db = new Database(join(dir, 'baseline.db'));
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  db.pragma(mode === 'baseline' ? 'synchronous = NORMAL' : 'synchronous = FULL');
   db.exec(
     'CREATE TABLE hits (id INTEGER PRIMARY KEY, nonce TEXT NOT NULL, body TEXT NOT NULL, at INTEGER NOT NULL)',
   );
@@ -61,6 +63,7 @@ if (mode === 'baseline') {
       },
     },
     migrations: 'apply',
+    walCheckpointer: process.env.BENCH_INLINE_CHECKPOINTS !== '1', // as `kassa api` runs
     logger: silentLogger(),
   });
   const merchant = await createMerchant(rt, { kind: 'V3' });
