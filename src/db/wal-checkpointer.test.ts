@@ -46,7 +46,7 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
 
 describe('startWalCheckpointer', () => {
   it('copies the log into the database on its thread, not inside the commit', async () => {
-    checkpointer = startWalCheckpointer(db, path, silentLogger());
+    checkpointer = startWalCheckpointer(db, path, silentLogger(), { busyRowsPerSecond: 0 });
     const before = size(path);
     commitEightMiB();
     // Without the thread, SQLite would have copied the log into the file within this commit.
@@ -56,7 +56,7 @@ describe('startWalCheckpointer', () => {
   });
 
   it('lets the log be reused once copied, so it does not grow with every commit', async () => {
-    const started = startWalCheckpointer(db, path, silentLogger());
+    const started = startWalCheckpointer(db, path, silentLogger(), { busyRowsPerSecond: 0 });
     checkpointer = started;
     // A result that arrives more than one interval (250 ms) after the commit is of a checkpoint
     // that began after it.
@@ -75,8 +75,24 @@ describe('startWalCheckpointer', () => {
     expect(size(`${path}-wal`)).toBeLessThan(first + 2 * MiB);
   });
 
+  it('runs the thread only while the process writes a lot', async () => {
+    checkpointer = startWalCheckpointer(db, path, silentLogger(), {
+      busyRowsPerSecond: 500,
+      quietMs: 300,
+      sampleMs: 100,
+    });
+    const started = checkpointer;
+    const insert = db.$client.prepare('INSERT INTO blobs (body) VALUES (?)');
+    insert.run(Buffer.alloc(10));
+    await new Promise((r) => setTimeout(r, 350));
+    expect(started?.active()).toBe(false);
+    commitEightMiB(); // 2,000 rows in one sample: 20,000 rows a second
+    expect(await until(() => started?.active() === true, 2_000)).toBe(true);
+    expect(await until(() => started?.active() === false, 3_000)).toBe(true);
+  });
+
   it('stops with a last checkpoint, and does nothing for an in-memory database', async () => {
-    const started = startWalCheckpointer(db, path, silentLogger());
+    const started = startWalCheckpointer(db, path, silentLogger(), { busyRowsPerSecond: 0 });
     const before = size(path);
     commitEightMiB();
     await started?.stop();
