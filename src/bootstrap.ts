@@ -30,7 +30,7 @@ export interface BootstrapOptions {
   clock?: Clock;
   /** Build chain adapters (no network I/O yet) and check payouts against the hot wallets. */
   chains?: boolean;
-  /** Checkpoint the WAL on a thread instead of inside commits (long-running processes). */
+  /** Checkpoint the WAL on a thread, not inside commits, while the process writes a lot (servers). */
   walCheckpointer?: boolean;
 }
 
