@@ -1,5 +1,5 @@
 /**
- * Recompiles the Solidity test tokens in test/fixtures/contracts/ with solc-js, offline, and writes one
+ * Recompiles the Solidity test tokens in src/devnet/evm/contracts/ with solc-js, offline, and writes one
  * JSON artifact (abi + bytecode) per contract beside the sources.
  *
  *   npx tsx scripts/build-fixtures.ts           write the JSON files
@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import solc from 'solc';
 
 /** Where the .sol sources and their compiled JSON live. */
-export const CONTRACTS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../test/fixtures/contracts');
+export const CONTRACTS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../src/devnet/evm/contracts');
 
 /** The deployable contracts; each gets `<name>.json`. Abstract bases are compiled but not written. */
 export const ARTIFACT_NAMES = ['TestToken', 'NoReturnToken'] as const;

@@ -12,6 +12,10 @@
  * Only better-sqlite3 stays external (a compiled addon for this Node ABI and platform: build where
  * you run, as the Dockerfile does). `dist/` is self-contained: copy it anywhere with Node 20+.
  *
+ * The devnets (src/devnet: anvil launcher, fake TRON and Sui nodes, test tokens) are not in it:
+ * `kassa sandbox` and `kassa demo` are replaced by scripts/devnet-commands.prod.ts, which tells the
+ * user to run them from a checkout, and the build fails if anything else pulls a devnet file in.
+ *
  *   npx tsx scripts/build.ts [--outdir DIR] [--sourcemap] [--quiet]
  */
 import { cpSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
@@ -19,7 +23,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -35,6 +39,18 @@ const BANNER = [
   'const __filename = __kassaFileURLToPath(import.meta.url);',
   'const __dirname = __kassaDirname(__filename);',
 ].join('\n');
+
+/** The commands that start devnets, as the production build has them (see the header). */
+const DEVNET_COMMANDS = /[\\/]src[\\/]cli[\\/](sandbox|demo)\.ts$/;
+const withoutDevnets: Plugin = {
+  name: 'kassa-without-devnets',
+  setup(b) {
+    b.onResolve({ filter: /[\\/](sandbox|demo)\.ts$/ }, (args) => {
+      const path = resolve(args.resolveDir, args.path);
+      return DEVNET_COMMANDS.test(path) ? { path: join(root, 'scripts/devnet-commands.prod.ts') } : undefined;
+    });
+  },
+};
 
 /** Copies a package's runtime files (those listed, relative to its folder) into `<outdir>/node_modules/<name>`. */
 function copyPackage(outdir: string, name: string, from: string, files: string[]): void {
@@ -70,7 +86,14 @@ export async function buildBundle(
     legalComments: 'linked',
     logLevel: 'warning',
     metafile: true,
+    plugins: [withoutDevnets],
   });
+  const devnetFiles = Object.keys(result.metafile.inputs).filter((f) => f.startsWith('src/devnet/'));
+  if (devnetFiles.length > 0) {
+    throw new Error(
+      `the production build must not contain the devnets, but it reads ${devnetFiles.join(', ')}`,
+    );
+  }
   cpSync(join(root, 'drizzle'), join(outdir, 'drizzle'), { recursive: true });
 
   const require = createRequire(join(root, 'package.json'));

@@ -101,6 +101,19 @@ describe('npm run build', () => {
     expect(needed.filter((f) => ignore.excluded(f))).toEqual([]);
   });
 
+  it('leaves the devnets out: sandbox and demo say to run them from a checkout', () => {
+    const own = built.inputs.filter((f) => !f.startsWith('node_modules/'));
+    expect(own.filter((f) => f.startsWith('src/devnet/') || f.startsWith('test/'))).toEqual([]);
+    expect(built.inputs.filter((f) => /node_modules\/(solc|@foundry-rs)\//.test(f))).toEqual([]);
+    expect(readFileSync(join(app, 'kassa.mjs'), 'utf8')).not.toContain('NoReturnToken');
+    for (const command of ['sandbox', 'demo']) {
+      const r = kassa([command], containerEnv());
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('not part of the production build');
+      expect(r.stderr).toContain('npm install && npm start');
+    }
+  });
+
   it('imports nothing from outside but Node built-ins and better-sqlite3', () => {
     const text = readFileSync(join(app, 'kassa.mjs'), 'utf8');
     const specs = new Set<string>();

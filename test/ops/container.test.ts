@@ -242,7 +242,6 @@ describe('the build context (.dockerignore)', () => {
       'src/main.ts',
       'workers/main.ts',
       'drizzle/meta/_journal.json',
-      'test/fixtures/contracts/TestToken.json',
     ])
       expect(ignore.excluded(path), path).toBe(false);
   });

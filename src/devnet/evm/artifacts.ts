@@ -1,9 +1,9 @@
 import { type Abi, type Hex, parseAbi } from 'viem';
-import noReturnTokenJson from '../../../test/fixtures/contracts/NoReturnToken.json' with { type: 'json' };
-import testTokenJson from '../../../test/fixtures/contracts/TestToken.json' with { type: 'json' };
+import noReturnTokenJson from './contracts/NoReturnToken.json' with { type: 'json' };
+import testTokenJson from './contracts/TestToken.json' with { type: 'json' };
 
 /**
- * Compiled test tokens, loaded from the JSON committed in test/fixtures/contracts/ (rebuilt by
+ * Compiled test tokens, loaded from the JSON committed in src/devnet/evm/contracts/ (rebuilt by
  * scripts/build-fixtures.ts). Runtime code reads these and never loads solc.
  */
 export interface TokenArtifact {

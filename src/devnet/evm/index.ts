@@ -8,7 +8,7 @@
  *   (ETH 1, BSC 56, POLYGON 137, AVAX_C_CHAIN 43114), USDT and USDC deployed with each chain's real
  *   decimals (BSC 18, others 6; USDT on ETH returns nothing from transfer), accounts funded.
  * - Tokens (`deployTestToken`, `mint`, `transferToken`, `setBlocked`, `tokenBalance`): the compiled
- *   fixtures of test/fixtures/contracts; `setBlocked` makes transfers to or from an address revert.
+ *   artifacts of src/devnet/evm/contracts; `setBlocked` makes transfers to or from an address revert.
  * - `reorg(client, depth)` (`anvil_reorg`) and `rollback(client, depth)` (`anvil_rollback`).
  */
 export {
