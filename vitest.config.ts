@@ -2,7 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'workers/**/*.test.ts', 'test/**/*.test.ts'],
+    include: [
+      'src/**/*.test.ts',
+      'src/**/*.test.tsx',
+      'workers/**/*.test.ts',
+      'test/**/*.test.ts',
+      'clients/*/test/**/*.test.ts',
+    ],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 60_000,
