@@ -7,9 +7,9 @@ import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts'
 import { webhookEvents } from '../../src/db/schema/webhook-events.ts';
 import { reorg } from '../../src/devnet/evm/reorg.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
-import { spawnKassa } from '../helpers/cli.ts';
+import { sigkill, startWorkerProcess } from '../helpers/cli.ts';
 import { devnetChainConfig, type EvmWorld, evmWorld } from '../helpers/evm-chain.ts';
-import { body, TEST_MASTER_KEY, TEST_MNEMONIC } from '../helpers/harness.ts';
+import { body } from '../helpers/harness.ts';
 
 /*
  * Issue 19, scenario A: with 6 confirmations, the customer pays in block p and Kassa sees the
@@ -96,32 +96,18 @@ describe('a reorganisation while the worker is killed (ETH, 6 confirmations)', (
       JSON.stringify(devnetChainConfig(w.devnet, { confirmations: CONFIRMATIONS, pollIntervalMs: 100 })),
     );
   });
-  afterAll(() => {
-    worker?.kill('SIGKILL');
+  afterAll(async () => {
+    if (worker) await sigkill(worker);
   });
 
-  function startWorkerProcess(): ChildProcess {
-    worker = spawnKassa(['worker', '--config', configFile], {
-      KASSA_DB: join(w.h.dir, 'kassa.db'),
-      KASSA_MNEMONIC: TEST_MNEMONIC,
-      KASSA_MASTER_KEY: TEST_MASTER_KEY,
-      KASSA_LOG_LEVEL: 'warn',
-    });
-    worker.stdout?.resume();
-    worker.stderr?.resume();
+  const start = () => {
+    worker = startWorkerProcess(configFile, join(w.h.dir, 'kassa.db'));
     return worker;
-  }
-
-  async function kill(child: ChildProcess): Promise<void> {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-    expect(child.signalCode).toBe('SIGKILL');
-  }
+  };
 
   it('credits the payment in its new block after a SIGKILL and a restart', async () => {
     const { orderId, address } = await collect('10');
-    const child = startWorkerProcess();
+    const child = start();
     const txid = await w.pay('ETH', 'USDT', address, 10_000_000n);
     const paidIn = await head();
     await w.mine('ETH', 2);
@@ -129,13 +115,14 @@ describe('a reorganisation while the worker is killed (ETH, 6 confirmations)', (
     await expect
       .poll(() => getCursor(w.h.rt.db, 'ETH')?.height ?? 0, { timeout: 30_000, interval: 20 })
       .toBeGreaterThanOrEqual(seen);
-    await kill(child);
+    await sigkill(child);
+    expect(child.signalCode).toBe('SIGKILL');
     expect(orderOf(orderId)).toMatchObject({ status: 'PENDING_CONFIRMATION' });
 
     const { newBlock, newHash } = await reorgAwayAndGrow(txid, paidIn);
-    const again = startWorkerProcess();
+    const again = start();
     await expect.poll(() => orderOf(orderId)?.status, { timeout: 30_000, interval: 50 }).toBe('SUCCESS');
-    await kill(again);
+    await sigkill(again);
 
     expect(orderOf(orderId)?.transaction).toMatchObject({ txid, blockNum: newBlock });
     const rows = transfersOfChain(w.h.rt.db, 'ETH').filter((t) => t.txid === txid);
