@@ -65,6 +65,7 @@ describe('reorganisations before finality (ETH, confirmations = 3)', () => {
       orderId,
       status: 'INIT',
       reason: 'The payment was removed by a chain reorganisation.',
+      transaction: { txid, status: 'FAILED', confirmedNum: 0 },
     });
 
     // The same payment lands again in a new block: credited once, then final.
