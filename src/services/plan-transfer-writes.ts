@@ -109,8 +109,17 @@ export function planTransferWrites(
     if (s.blockHash !== blockOfTx.get(s.txid)) changes.set(s.id, { transfer: s, status: 'orphaned' });
   }
 
+  // Every collection involved, and its stored transfers, read once.
   const byAddress = collectionsByAddress(db, chain, [...new Set(observed.map((t) => t.to))]);
-  const stored = transfersOfOrders(db, [...new Set([...byAddress.values()].map((o) => o.id))]);
+  const orders = new Map([...byAddress.values()].map((o) => [o.id, o]));
+  const refs = [...changes.values()].flatMap((c) => (c.transfer.orderRef ? [c.transfer.orderRef] : []));
+  for (const o of ordersByIds(
+    db,
+    [...new Set(refs)].filter((id) => !orders.has(id)),
+  ).values())
+    orders.set(o.id, o);
+  for (const o of input.extraOrders ?? []) if (!orders.has(o.id)) orders.set(o.id, o);
+  const stored = transfersOfOrders(db, [...orders.keys()]);
   const credited = new Set([...stored.values()].flat().map(transferKey));
   const overrides = new Map<string, Map<string, TransferFact>>();
   const override = (orderRef: string, fact: TransferFact) => {
@@ -155,15 +164,10 @@ export function planTransferWrites(
     if (c.transfer.orderRef) override(c.transfer.orderRef, { ...c.transfer, status: c.status });
   }
 
-  const orders = ordersByIds(db, [...overrides.keys()]);
-  const touched = [...orders.values()];
-  for (const o of input.extraOrders ?? []) if (!orders.has(o.id)) orders.set(o.id, o);
-  const transitions = transitionsFor(
-    orders.values(),
-    transfersOfOrders(db, [...orders.keys()]),
-    overrides,
-    heads.head,
-  );
+  const touched = [...overrides.keys()].flatMap((id) => orders.get(id) ?? []);
+  const recomputed = new Map(touched.map((o) => [o.id, o]));
+  for (const o of input.extraOrders ?? []) recomputed.set(o.id, orders.get(o.id) ?? o);
+  const transitions = transitionsFor(recomputed.values(), stored, overrides, heads.head);
   return {
     writes,
     statusChanges: [...changes.values()].map((c) => ({ id: c.transfer.id, status: c.status })),
