@@ -112,12 +112,12 @@ export function planTransferWrites(
   // Every collection involved, and its stored transfers, read once.
   const byAddress = collectionsByAddress(db, chain, [...new Set(observed.map((t) => t.to))]);
   const orders = new Map([...byAddress.values()].map((o) => [o.id, o]));
-  const refs = [...changes.values()].flatMap((c) => (c.transfer.orderRef ? [c.transfer.orderRef] : []));
-  for (const o of ordersByIds(
+  const refs = new Set([...changes.values()].flatMap((c) => c.transfer.orderRef ?? []));
+  const elsewhere = ordersByIds(
     db,
-    [...new Set(refs)].filter((id) => !orders.has(id)),
-  ).values())
-    orders.set(o.id, o);
+    [...refs].filter((id) => !orders.has(id)),
+  );
+  for (const o of elsewhere.values()) orders.set(o.id, o);
   for (const o of input.extraOrders ?? []) if (!orders.has(o.id)) orders.set(o.id, o);
   const stored = transfersOfOrders(db, [...orders.keys()]);
   const credited = new Set([...stored.values()].flat().map(transferKey));

@@ -252,7 +252,7 @@ async function settle(
   const due = pendingTransfers(deps.db, chain).filter((t) => t.blockNum <= heads.final);
   const vanished = await vanishedTransfers(adapter, due);
   const gone = new Set(vanished.map((t) => t.id));
-  const relocated = vanished.length > 0 ? await relocateTransfers(adapter, tokens, heads, vanished) : [];
+  const relocated = vanished.length > 0 ? await relocateTransfers(adapter, tokens, vanished) : [];
   const plan = planTransferWrites(deps, chain, tokens, heads, {
     observed: relocated,
     changes: due.map((transfer) => ({

@@ -92,7 +92,10 @@ async function rewind(
     depth: cursor.height - (match?.height ?? floor),
     rewoundTo: height,
   };
-  if (!match && cursor.height <= cursor.finalHeight) {
+  // the checkpoint itself, or the final block recorded with it, was replaced: deeper than finality
+  const finalReplaced =
+    cursor.height <= cursor.finalHeight || (recorded[0]?.height ?? Infinity) <= cursor.finalHeight;
+  if (!match && finalReplaced) {
     deps.logger.error(
       { chain, checkpoint: cursor.height, recordedFinal: cursor.finalHeight, head: heads.head },
       'the chain replaced a block Kassa had taken as final; transfers credited as final stay credited',
@@ -100,7 +103,7 @@ async function rewind(
   }
 
   const vanished = await vanishedTransfers(adapter, pendingTransfers(deps.db, chain));
-  const relocated = vanished.length > 0 ? await relocateTransfers(adapter, tokens, heads, vanished) : [];
+  const relocated = vanished.length > 0 ? await relocateTransfers(adapter, tokens, vanished) : [];
   const plan = planTransferWrites(deps, chain, tokens, heads, {
     observed: relocated,
     changes: vanished.map((transfer) => ({ transfer, status: 'orphaned' as const })),

@@ -180,8 +180,17 @@ describe('reorganisations before finality (ETH, confirmations = 3)', () => {
     await w.scan('ETH');
     expect(statusOf(w, m, orderId)?.status).toBe('SUCCESS');
     await reorg(w.devnet.get('ETH').client, 5);
-    await w.scan('ETH');
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const tokens = (await listTokens(w.h.rt)).filter((t) => t.chain === 'ETH');
+    const adapter = w.h.rt.adapters.get('ETH');
+    if (!adapter) throw new Error('no ETH adapter');
+    await scanChain({ ...w.h.rt, logger }, adapter, tokens, new AbortController().signal);
     expect(statusOf(w, m, orderId)).toMatchObject({ status: 'SUCCESS', actualAmountBase: 4_000_000n });
+    // the operator is told, at error level, that the chain went back on what was final
+    expect(lines.filter((l) => l.level === 50).map((l) => l.msg)).toContain(
+      'the chain replaced a block Kassa had taken as final; transfers credited as final stay credited',
+    );
   });
 });
 
