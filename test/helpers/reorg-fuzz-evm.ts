@@ -8,6 +8,8 @@ import type { FuzzChain } from './reorg-fuzz.ts';
 
 const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
 const PAYERS = [1, 2, 3, 4].map((addressIndex) => mnemonicToAccount(DEV_MNEMONIC, { addressIndex }));
+/** The devnet's account 0, which deployed the tokens. */
+const OWNER = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 0 });
 const transferAbi = parseAbi(['function transfer(address,uint256)']);
 
 /**
@@ -38,6 +40,7 @@ export async function evmFuzzChain(options: { ttlSeconds: number }): Promise<Fuz
   /** Who sent each transaction, with which nonce (a reorg may only re-include a prefix per sender). */
   const senders = new Map<string, { payer: number; nonce: number }>();
   let next = 0;
+  let openers = 0;
   const head = async () => Number(await client.getBlockNumber({ cacheTime: 0 }));
 
   return {
@@ -90,24 +93,43 @@ export async function evmFuzzChain(options: { ttlSeconds: number }): Promise<Fuz
         if (!who) continue;
         byPayer.set(who.payer, [...(byPayer.get(who.payer) ?? []), { hash, nonce: who.nonce }]);
       }
-      const transactions: (ReorgTransaction & { hash: Hash })[] = [];
+      const kept: (ReorgTransaction & { hash: Hash })[] = [];
       for (const txs of byPayer.values()) {
         txs.sort((a, b) => a.nonce - b.nonce);
-        const kept: Hash[] = [];
+        const again: Hash[] = [];
         for (const tx of txs) {
           if (!keep(tx.hash)) break; // a later nonce cannot land without this one
-          kept.push(tx.hash);
+          again.push(tx.hash);
         }
-        const offsets = kept.map(() => Math.floor(random() * depth)).sort((a, b) => a - b);
-        kept.forEach((hash, i) => {
-          transactions.push({ hash, blockOffset: offsets[i] as number });
+        const offsets = again.map(() => Math.floor(random() * depth)).sort((a, b) => a - b);
+        again.forEach((hash, i) => {
+          kept.push({ hash, blockOffset: offsets[i] as number });
         });
       }
       const order = new Map(replaced.map((hash, i) => [hash, i]));
-      transactions.sort(
+      kept.sort(
         (a, b) => a.blockOffset - b.blockOffset || (order.get(a.hash) ?? 0) - (order.get(b.hash) ?? 0),
       );
-      await reorg(client, depth, { transactions });
+      // A transaction of the devnet's owner opens the new branch, so its first block always differs
+      // from the one it replaces (blocks are stamped one second apart: keeping every transaction in
+      // place would rebuild the very same block, which is no reorganisation at all).
+      // Signed here with the owner's nonce at the fork: an earlier opener may be in the replaced blocks.
+      const nonce = await client.getTransactionCount({
+        address: OWNER.address,
+        blockNumber: BigInt(top - depth),
+      });
+      const raw = await OWNER.signTransaction({
+        chainId: client.chain.id,
+        type: 'eip1559',
+        nonce,
+        to: OWNER.address,
+        value: BigInt(++openers), // two reorganisations from the same fork still get two branches
+        gas: 21_000n,
+        maxFeePerGas: 100_000_000_000n,
+        maxPriorityFeePerGas: 1n,
+      });
+      const opener: ReorgTransaction = { raw, blockOffset: 0 };
+      await reorg(client, depth, { transactions: [opener, ...kept] });
       const longer = Math.floor(random() * 3);
       if (longer > 0) await client.mine({ blocks: longer });
     },
