@@ -20,7 +20,7 @@ import { verifyCheckpoint } from './verify-checkpoint.ts';
 
 /** How long after an order became final its address is still watched, so late payments are recorded. */
 export const LATE_WINDOW_MS = 7 * 24 * 3600 * 1000;
-/** How far back the first scan of a chain may look for the oldest open order's payments. */
+/** How far back (in blocks) the first scan of a chain may start, for the oldest order waiting for a payment. */
 const MAX_INITIAL_LOOKBACK = 200_000;
 
 export interface ScanSummary {
