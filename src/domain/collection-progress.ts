@@ -15,9 +15,14 @@ export interface TransferFact {
   status: 'pending' | 'final' | 'orphaned' | 'failed';
 }
 
+/** The `reason` of a collection that a reorganisation rolled back to INIT. */
+export const REORG_REVERT_REASON = 'The payment was removed by a chain reorganisation.';
+
 /** The changes a collection needs so that it agrees with its transfers. */
 export interface CollectionChange {
   status: OrderStatus;
+  /** REORG_REVERT_REASON after a rollback to INIT (kept while the order waits again), else null. */
+  reason: string | null;
   receivedBase: bigint;
   actualAmountBase: bigint | null;
   transaction: OrderTransaction | null;
@@ -39,7 +44,8 @@ function eventFor(from: OrderStatus, to: OrderStatus): OrderEvent {
  * Recomputes a collection's state from its recorded transfers (never from its previous state): the
  * sum of final transfers covering the amount settles it (SUCCESS, `actualAmount` = that sum, so an
  * over-payment shows); a covering sum not yet final waits (PENDING_CONFIRMATION); anything less is
- * PENDING; nothing left after a reorganisation rolls it back to INIT. `transaction` is the latest
+ * PENDING; nothing left after a reorganisation rolls it back to INIT with REORG_REVERT_REASON as
+ * its reason (cleared when a payment is seen again). `transaction` is the latest
  * transfer that moved the order, with its confirmations at `head`. Returns null when the order
  * already agrees. Throws state_conflict if the order is final (callers never pass final orders).
  */
@@ -80,8 +86,10 @@ export function collectionProgress(
         timestamp: last.timestamp,
       }
     : null;
+  const reason = status !== 'INIT' ? null : order.status === 'INIT' ? order.reason : REORG_REVERT_REASON;
   const change: CollectionChange = {
     status,
+    reason,
     receivedBase: seen,
     actualAmountBase: status === 'SUCCESS' ? final : null,
     transaction,
@@ -89,6 +97,7 @@ export function collectionProgress(
   if (status !== order.status) transition('COLLECTION', order.status, eventFor(order.status, status));
   const same =
     status === order.status &&
+    reason === order.reason &&
     seen === order.receivedBase &&
     change.actualAmountBase === order.actualAmountBase &&
     JSON.stringify(transaction, bigintJson) === JSON.stringify(order.transaction, bigintJson);

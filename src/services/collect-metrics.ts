@@ -1,6 +1,7 @@
 import {
   oldestQueuedPayouts,
   orderCounts,
+  reorgStats,
   webhookAttemptsSince,
   webhookEventCounts,
 } from '../db/repositories/ops.ts';
@@ -21,7 +22,8 @@ function perChain(progress: ChainProgress[], pick: (p: ChainProgress) => number 
 
 /**
  * The Prometheus text of /metrics: orders by chain, type and status; payout queue per chain;
- * scanner height, final height, head and lag per chain (chain-progress.ts); RPC requests and errors
+ * scanner height, final height, head and lag per chain (chain-progress.ts); reorganisations found
+ * per chain and the depth of the last one; RPC requests and errors
  * per chain and redacted URL (this process's adapters); webhook events by status and delivery
  * attempts; process memory. Reads only. Costs one pass over the orders and webhook_events indexes.
  */
@@ -112,6 +114,23 @@ export async function collectMetrics(deps: OpsDeps): Promise<string> {
       'gauge',
       'The lag budget /readyz holds each chain to.',
       perChain(progress, (p) => p.budgetSeconds),
+    );
+
+  const reorgs = reorgStats(deps.db);
+  text
+    .family(
+      'kassa_chain_reorgs_total',
+      'counter',
+      "Chain reorganisations the scanner found under its checkpoint (since the chain's first scan).",
+      reorgs.map((r) => ({ labels: { chain: r.chain }, value: r.count })),
+    )
+    .family(
+      'kassa_chain_last_reorg_depth_blocks',
+      'gauge',
+      'Blocks the last reorganisation replaced among those the scanner had read (absent before the first).',
+      reorgs.flatMap((r) =>
+        r.lastDepth === null ? [] : [{ labels: { chain: r.chain }, value: r.lastDepth }],
+      ),
     );
 
   const requests: Sample[] = [];

@@ -18,20 +18,20 @@ export function expiryReason(order: Order): string {
  * Moves orders past their expiry to a final state, with the reason and the webhook event in the
  * same transaction: collections still waiting (INIT) or only partly paid (PENDING) become EXPIRED —
  * or FAILED when their only payment failed or vanished in a reorganisation — and payouts never sent
- * (INIT) become EXPIRED. A collection expires only once its chain's scanner has read past its expiry
- * time, so a payment made in time is never lost to a lagging or stopped scanner. Collections whose
- * full payment waits for finality are left to finish.
+ * (INIT) become EXPIRED. A collection expires only once its chain's scanner has read a block
+ * stamped after its expiry time, so a payment made in time is never lost to a lagging or stopped
+ * scanner; on a chain never scanned (its RPC down since the first start) nothing expires. Collections
+ * whose full payment waits for finality are left to finish.
  */
 export async function expireOrders(
   deps: Pick<Deps, 'db' | 'clock' | 'logger'>,
   limit = 500,
 ): Promise<{ expired: number }> {
   const now = deps.clock.now();
+  // A block stamped after the expiry proves every block up to the checkpoint was read in time: the
+  // next blocks carry that stamp or a later one, so any payment still to come is late.
   const scannedUpTo = new Map(listCursors(deps.db).map((c) => [c.chain, c.heightTime * 1000]));
-  const due = findExpirableOrders(deps.db, now, limit).filter((o) => {
-    const seen = scannedUpTo.get(o.chain);
-    return o.type === 'PAYOUT' || seen === undefined || seen >= o.expiresAt;
-  });
+  const due = findExpirableOrders(deps.db, now, limit, scannedUpTo);
   if (due.length === 0) return { expired: 0 };
   const transfers = transfersOfOrders(
     deps.db,

@@ -1,29 +1,26 @@
-import type { ChainAdapter, ChainHeads, ObservedTransfer } from '../chains/port.ts';
+import type { BlockRef, ChainAdapter, ChainHeads } from '../chains/port.ts';
 import {
+  type BlockHash,
   type Cursor,
   collectionsAwaitingFinality,
-  collectionsByAddress,
   getCursor,
-  oldestOpenCollectionAt,
-  ordersByIds,
+  oldestUnscannedCollectionAt,
   pendingTransfers,
   recordScan,
-  type StoredTransfer,
-  type TransferWrite,
-  transfersOfOrders,
   watchedAddresses,
 } from '../db/repositories/chain-scan.ts';
 import type { OrderTransition } from '../db/repositories/orders.ts';
-import { collectionProgress, type TransferFact } from '../domain/collection-progress.ts';
-import { isFinalStatus, type Order } from '../domain/order.ts';
-import { newId } from '../lib/ids.ts';
+import type { Logger } from '../lib/logger.ts';
 import { mapLimit } from '../lib/map-limit.ts';
 import type { Deps } from './deps.ts';
 import type { TokenRef } from './payout-funding.ts';
+import { planTransferWrites } from './plan-transfer-writes.ts';
+import { relocateTransfers, vanishedTransfers } from './relocate-transfers.ts';
+import { verifyCheckpoint } from './verify-checkpoint.ts';
 
 /** How long after an order became final its address is still watched, so late payments are recorded. */
 export const LATE_WINDOW_MS = 7 * 24 * 3600 * 1000;
-/** How far back the first scan of a chain may look for the oldest open order's payments. */
+/** How far back (in blocks) the first scan of a chain may start, for the oldest order waiting for a payment. */
 const MAX_INITIAL_LOOKBACK = 200_000;
 
 export interface ScanSummary {
@@ -38,52 +35,13 @@ export interface ScanSummary {
 
 type Pick2 = Pick<Deps, 'db' | 'clock' | 'logger'>;
 
-function sameContract(a: string | null, b: string | null): boolean {
-  return (a ?? '').toLowerCase() === (b ?? '').toLowerCase();
-}
-
-/** Why a transfer is not credited to the order at its address, or null when it is. */
-function unattributedReason(
-  t: ObservedTransfer,
-  order: Order | undefined,
-  alreadyCredited: boolean,
-): string | null {
-  if (!order) return 'no-order';
-  if (!sameContract(order.tokenContract, t.contract)) return 'wrong-token';
-  if (t.timestamp * 1000 > order.expiresAt) return 'late';
-  if (isFinalStatus(order.status) && !alreadyCredited) return 'order-final';
-  return null;
-}
-
-function key(t: { txid: string; eventKey: string }): string {
-  return `${t.txid}|${t.eventKey}`;
-}
-
-/** Recomputes orders from their stored transfers overlaid with `overrides` (by transfer key). */
-function transitionsFor(
-  orders: Iterable<Order>,
-  stored: Map<string, StoredTransfer[]>,
-  overrides: Map<string, Map<string, TransferFact>>,
-  head: number,
-): OrderTransition[] {
-  const out: OrderTransition[] = [];
-  for (const order of orders) {
-    if (isFinalStatus(order.status)) continue;
-    const facts = new Map<string, TransferFact>();
-    for (const f of stored.get(order.id) ?? []) facts.set(key(f), f);
-    for (const [k, f] of overrides.get(order.id) ?? []) facts.set(k, f);
-    const change = collectionProgress(order, [...facts.values()], head);
-    if (change) out.push({ order, patch: change });
-  }
-  return out;
-}
-
 /**
- * One scan pass of a chain: checks the checkpoint block is still canonical (rewinding to the final
- * height after a reorganisation and orphaning what vanished), scans forward to the head in steps,
- * each step written atomically with its transfers, order transitions, webhook events and the new
- * checkpoint, then promotes transfers that became final and refreshes confirmations. Safe to run
- * again at any point: every write is keyed and guarded.
+ * One scan pass of a chain: proves the checkpoint is still on the canonical chain (verify-checkpoint:
+ * after a reorganisation it goes back to the fork, what vanished is looked up again or orphaned),
+ * scans forward to the head in steps, each step written atomically with its transfers, order
+ * transitions, webhook events, the new checkpoint and the hashes of the blocks it read before they
+ * were final, then promotes transfers that became final and refreshes confirmations. Safe to run
+ * again at any point, or to stop at any point (a killed worker): every write is keyed and guarded.
  */
 export async function scanChain(
   deps: Pick2,
@@ -93,20 +51,9 @@ export async function scanChain(
 ): Promise<ScanSummary> {
   const chain = adapter.chain;
   const heads = await adapter.heads();
-  let cursor = getCursor(deps.db, chain) ?? (await initialCursor(deps, adapter, heads));
-  let reorg = false;
-  if (cursor.heightHash && cursor.height > heads.final) {
-    const block = await adapter.block(cursor.height);
-    if (!block || block.hash !== cursor.heightHash) {
-      reorg = true;
-      cursor = await rewind(deps, adapter, heads, cursor);
-    }
-  }
-  if (cursor.height > heads.head) {
-    // The chain is shorter than our checkpoint (a reorg onto a shorter branch): treat as above.
-    reorg = true;
-    cursor = await rewind(deps, adapter, heads, cursor);
-  }
+  const stored = getCursor(deps.db, chain) ?? (await initialCursor(deps, adapter, heads));
+  const verified = await verifyCheckpoint(deps, adapter, tokens, heads, stored);
+  let cursor = verified.cursor;
   const summary: ScanSummary = {
     head: heads.head,
     final: heads.final,
@@ -114,7 +61,7 @@ export async function scanChain(
     blocks: 0,
     transfers: 0,
     transitions: 0,
-    reorg,
+    reorg: verified.reorg !== null,
   };
   const started = Date.now();
   let lastProgress = started;
@@ -156,8 +103,16 @@ export async function scanChain(
       'caught up',
     );
   }
-  summary.transitions += await settle(deps, adapter, heads);
+  summary.transitions += await settle(deps, adapter, tokens, heads, cursor);
   return summary;
+}
+
+/** The hashes of blocks [first, last] (first may exceed last: none), read through the adapter. */
+async function blockHashes(adapter: ChainAdapter, first: number, last: number): Promise<BlockHash[] | null> {
+  const heights = Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
+  const refs = await mapLimit(heights, 8, (h) => adapter.block(h));
+  if (refs.some((r) => r === null)) return null;
+  return (refs as BlockRef[]).map((r) => ({ height: r.number, hash: r.hash }));
 }
 
 async function scanStep(
@@ -176,19 +131,23 @@ async function scanStep(
   // native-coin transfers only when an order asks for the native coin: finding them reads every block.
   const scanned = tokens.filter((t) => t.contract !== null || watched.native);
   // The block at `to` before and after the scan: if it changed, the chain reorganised under the
-  // scan and what it returned may mix two branches; the step is dropped and retried.
+  // scan and what it returned may mix two branches; the step is dropped and retried. The hashes of
+  // the blocks not final yet are read meanwhile: the next pass proves the checkpoint against them.
   const endBefore = await adapter.block(to);
   if (!endBefore) return null;
-  const observed = await adapter.scan(from, to, watched.addresses, scanned);
+  const [observed, unfinal] = await Promise.all([
+    adapter.scan(from, to, watched.addresses, scanned),
+    blockHashes(adapter, Math.max(from, heads.final), to - 1),
+  ]);
   const end = await adapter.block(to);
-  if (!end || end.hash !== endBefore.hash) {
+  if (!end || end.hash !== endBefore.hash || !unfinal) {
     deps.logger.info({ chain, from, to }, 'the chain moved during the scan; retrying the step');
     return null;
   }
   // The checkpoint this step continues from must still be on the chain: a reorganisation between
   // two steps can replace the blocks up to it while this step's own blocks look consistent. The
   // pass stops here; the next one finds the changed checkpoint and rewinds.
-  if (base.heightHash && base.height > heads.final) {
+  if (base.heightHash) {
     const start = await adapter.block(base.height);
     if (!start || start.hash !== base.heightHash) {
       deps.logger.info(
@@ -198,46 +157,7 @@ async function scanStep(
       return null;
     }
   }
-  const byAddress = collectionsByAddress(deps.db, chain, [...new Set(observed.map((t) => t.to))]);
-  const stored = transfersOfOrders(deps.db, [...new Set([...byAddress.values()].map((o) => o.id))]);
-  const credited = new Set([...stored.values()].flat().map(key));
-  const writes: TransferWrite[] = [];
-  const overrides = new Map<string, Map<string, TransferFact>>();
-  for (const t of observed) {
-    const order = byAddress.get(t.to);
-    const reason = unattributedReason(t, order, credited.has(key(t)));
-    const token = tokens.find((x) => sameContract(x.contract, t.contract));
-    const status = !t.success ? 'failed' : t.blockNum <= heads.final ? 'final' : 'pending';
-    writes.push({
-      id: newId('dep'),
-      chain,
-      txid: t.txid,
-      eventKey: t.eventKey,
-      blockNum: t.blockNum,
-      blockHash: t.blockHash,
-      blockTimestamp: t.timestamp,
-      fromAddress: t.from,
-      toAddress: t.to,
-      tokenContract: t.contract,
-      symbol: token?.symbol ?? 'UNKNOWN',
-      amountBase: t.amountBase,
-      status,
-      orderRef: reason ? null : (order?.id ?? null),
-      unattributedReason: reason,
-    });
-    if (!reason && order) {
-      const facts = overrides.get(order.id) ?? new Map<string, TransferFact>();
-      facts.set(key(t), { ...t, status });
-      overrides.set(order.id, facts);
-    } else if (reason) {
-      deps.logger.warn(
-        { chain, txid: t.txid, to: t.to, reason, amount: t.amountBase.toString() },
-        'unattributed deposit',
-      );
-    }
-  }
-  const affected = [...byAddress.values()].filter((o) => overrides.has(o.id));
-  const transitions = transitionsFor(affected, stored, overrides, heads.head);
+  const plan = planTransferWrites(deps, chain, tokens, heads, { observed });
   const cursor: Cursor = {
     chain,
     height: to,
@@ -247,26 +167,35 @@ async function scanStep(
   };
   recordScan(deps.db, {
     chain,
-    transfers: writes,
-    statusChanges: [],
-    transitions,
+    transfers: plan.writes,
+    statusChanges: plan.statusChanges,
+    transitions: plan.transitions,
     cursor,
+    blocks: [...unfinal, { height: to, hash: end.hash }],
     now: deps.clock.now(),
   });
+  logMoves(deps.logger, chain, plan.transitions);
+  return { cursor, transfers: observed.length, transitions: plan.transitions.length };
+}
+
+function logMoves(logger: Logger, chain: string, transitions: OrderTransition[]): void {
   for (const t of transitions) {
     if (t.patch.status !== t.order.status) {
-      deps.logger.info(
+      logger.info(
         { chain, orderId: t.order.orderId, from: t.order.status, to: t.patch.status },
         'collection moved',
       );
     }
   }
-  return { cursor, transfers: writes.length, transitions: transitions.length };
 }
 
-/** The first checkpoint of a chain: just before the oldest open order was created, or the head. */
+/**
+ * The first checkpoint of a chain: just before the oldest collection whose payments a first scan
+ * must read was created (one still open, or one that expired while the chain had no checkpoint), so
+ * nothing paid since Kassa handed out an address falls before it; the head when there is none.
+ */
 async function initialCursor(deps: Pick2, adapter: ChainAdapter, heads: ChainHeads): Promise<Cursor> {
-  const oldest = oldestOpenCollectionAt(deps.db, adapter.chain);
+  const oldest = oldestUnscannedCollectionAt(deps.db, adapter.chain, deps.clock.now() - LATE_WINDOW_MS);
   let height = heads.head;
   if (oldest !== null) {
     const target = Math.floor(oldest / 1000) - 60;
@@ -295,6 +224,7 @@ async function initialCursor(deps: Pick2, adapter: ChainAdapter, heads: ChainHea
     statusChanges: [],
     transitions: [],
     cursor,
+    blocks: block ? [{ height, hash: block.hash }] : [],
     now: deps.clock.now(),
   });
   deps.logger.info(
@@ -305,111 +235,61 @@ async function initialCursor(deps: Pick2, adapter: ChainAdapter, heads: ChainHea
 }
 
 /**
- * After a reorganisation: every not-final transfer whose block is no longer canonical is orphaned
- * (its order recomputed, possibly rolled back), and the checkpoint goes back to the final height so
- * the changed blocks are scanned again.
+ * Promotes pending transfers in blocks that are now final, after checking their block is still the
+ * canonical one: one whose block left the chain is looked up by its transaction id and recorded in
+ * its new block when the chain mined it again, and orphaned otherwise. Refreshes the confirmations of
+ * every collection waiting for finality, and the final height recorded with the checkpoint. Returns
+ * how many orders changed.
  */
-async function rewind(
+async function settle(
   deps: Pick2,
   adapter: ChainAdapter,
+  tokens: TokenRef[],
   heads: ChainHeads,
   cursor: Cursor,
-): Promise<Cursor> {
+): Promise<number> {
   const chain = adapter.chain;
-  const height = Math.max(0, Math.min(heads.final, cursor.height - 1));
-  const orphaned = await vanished(adapter, pendingTransfers(deps.db, chain));
-  const block = await adapter.block(height);
-  const next: Cursor = {
-    chain,
-    height,
-    heightHash: block?.hash ?? '',
-    heightTime: block?.timestamp ?? 0,
-    finalHeight: heads.final,
-  };
-  const transitions = recompute(
-    deps,
-    orphaned.map((t) => ({ transfer: t, status: 'orphaned' as const })),
-    heads.head,
-  );
+  const due = pendingTransfers(deps.db, chain).filter((t) => t.blockNum <= heads.final);
+  const vanished = await vanishedTransfers(adapter, due);
+  const gone = new Set(vanished.map((t) => t.id));
+  const relocated = vanished.length > 0 ? await relocateTransfers(adapter, tokens, vanished) : [];
+  const plan = planTransferWrites(deps, chain, tokens, heads, {
+    observed: relocated,
+    changes: due.map((transfer) => ({
+      transfer,
+      status: gone.has(transfer.id) ? ('orphaned' as const) : ('final' as const),
+    })),
+    extraOrders: collectionsAwaitingFinality(deps.db, chain),
+  });
+  const finalMoved = heads.final > cursor.finalHeight;
+  if (
+    plan.writes.length === 0 &&
+    plan.statusChanges.length === 0 &&
+    plan.transitions.length === 0 &&
+    !finalMoved
+  ) {
+    return 0;
+  }
   recordScan(deps.db, {
     chain,
-    transfers: [],
-    statusChanges: orphaned.map((t) => ({ id: t.id, status: 'orphaned' as const })),
-    transitions,
-    cursor: next,
+    transfers: plan.writes,
+    statusChanges: plan.statusChanges,
+    transitions: plan.transitions,
+    cursor: finalMoved ? { ...cursor, finalHeight: heads.final } : null,
     now: deps.clock.now(),
   });
-  deps.logger.warn(
-    { chain, from: cursor.height, to: height, orphaned: orphaned.length },
-    'reorganisation detected; rescanning',
-  );
-  return next;
-}
-
-/** Stored transfers whose block hash is no longer the canonical one at their height. */
-async function vanished(adapter: ChainAdapter, transfers: StoredTransfer[]): Promise<StoredTransfer[]> {
-  const heights = [...new Set(transfers.map((t) => t.blockNum))];
-  const blocks = new Map<number, string | null>();
-  await mapLimit(heights, 8, async (h) => {
-    blocks.set(h, (await adapter.block(h))?.hash ?? null);
-  });
-  return transfers.filter((t) => blocks.get(t.blockNum) !== t.blockHash);
-}
-
-/** Order transitions after stored transfers change status. */
-function recompute(
-  deps: Pick2,
-  changes: { transfer: StoredTransfer; status: 'final' | 'orphaned' }[],
-  head: number,
-  extraOrders: Order[] = [],
-): OrderTransition[] {
-  const overrides = new Map<string, Map<string, TransferFact>>();
-  for (const c of changes) {
-    if (!c.transfer.orderRef) continue;
-    const m = overrides.get(c.transfer.orderRef) ?? new Map<string, TransferFact>();
-    m.set(key(c.transfer), { ...c.transfer, status: c.status });
-    overrides.set(c.transfer.orderRef, m);
+  if (vanished.length > 0) {
+    deps.logger.warn(
+      {
+        chain,
+        final: heads.final,
+        vanished: vanished.length,
+        relocated: plan.writes.length,
+        orders: plan.touched.map((o) => o.orderId),
+      },
+      'transfers due for finality left the chain: moved to their new block or orphaned',
+    );
   }
-  const orders = ordersByIds(deps.db, [...overrides.keys()]);
-  for (const o of extraOrders) if (!orders.has(o.id)) orders.set(o.id, o);
-  const stored = transfersOfOrders(deps.db, [...orders.keys()]);
-  return transitionsFor(orders.values(), stored, overrides, head);
-}
-
-/**
- * Promotes pending transfers in blocks that are now final (after checking their block is still the
- * canonical one; a vanished one is orphaned), and refreshes the confirmations of every collection
- * waiting for finality. Returns how many orders changed.
- */
-async function settle(deps: Pick2, adapter: ChainAdapter, heads: ChainHeads): Promise<number> {
-  const due = pendingTransfers(deps.db, adapter.chain).filter((t) => t.blockNum <= heads.final);
-  const gone = new Set((await vanished(adapter, due)).map((t) => t.id));
-  const changes = due.map((t) => ({
-    transfer: t,
-    status: gone.has(t.id) ? ('orphaned' as const) : ('final' as const),
-  }));
-  const transitions = recompute(
-    deps,
-    changes,
-    heads.head,
-    collectionsAwaitingFinality(deps.db, adapter.chain),
-  );
-  if (changes.length === 0 && transitions.length === 0) return 0;
-  recordScan(deps.db, {
-    chain: adapter.chain,
-    transfers: [],
-    statusChanges: changes.map((c) => ({ id: c.transfer.id, status: c.status })),
-    transitions,
-    cursor: null,
-    now: deps.clock.now(),
-  });
-  for (const t of transitions) {
-    if (t.patch.status !== t.order.status) {
-      deps.logger.info(
-        { chain: adapter.chain, orderId: t.order.orderId, from: t.order.status, to: t.patch.status },
-        'collection moved',
-      );
-    }
-  }
-  return transitions.length;
+  logMoves(deps.logger, chain, plan.transitions);
+  return plan.transitions.length;
 }

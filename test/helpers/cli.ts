@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { TEST_MASTER_KEY, TEST_MNEMONIC } from './harness.ts';
 
 export const KASSA_BIN = join(import.meta.dirname, '../../bin/kassa.mjs');
 
@@ -50,4 +51,28 @@ export async function waitForHttp(url: string, timeoutMs = 20_000): Promise<void
     }
   }
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/**
+ * Starts the real `kassa worker --config <configFile>` on the database `dbFile`, with the test
+ * mnemonic and master key, logging warnings only; its output is drained so a full pipe never stalls it.
+ */
+export function startWorkerProcess(configFile: string, dbFile: string): ChildProcess {
+  const child = spawnKassa(['worker', '--config', configFile], {
+    KASSA_DB: dbFile,
+    KASSA_MNEMONIC: TEST_MNEMONIC,
+    KASSA_MASTER_KEY: TEST_MASTER_KEY,
+    KASSA_LOG_LEVEL: 'warn',
+  });
+  child.stdout?.resume();
+  child.stderr?.resume();
+  return child;
+}
+
+/** SIGKILLs a child process and resolves once it has exited. */
+export async function sigkill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
 }

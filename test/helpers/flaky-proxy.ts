@@ -2,20 +2,25 @@ import { createServer, type Server } from 'node:http';
 
 /**
  * An HTTP proxy in front of an RPC that a test can make misbehave: answer 429 or 503, hang, or be
- * down (connections refused), for the next N requests or until told otherwise.
+ * down (its port closed, so connections are refused), for the next N requests or until told otherwise.
  */
 export interface FlakyProxy {
   url: string;
   /** Requests that reached the proxy. */
   hits: number;
   mode(m: 'ok' | '429' | '503' | 'hang', count?: number): void;
+  /** Closes the port: connections are refused until `up()`. */
+  down(): Promise<void>;
+  /** Listens again on the same port. */
+  up(): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startFlakyProxy(target: string): Promise<FlakyProxy> {
+/** Starts the proxy on a free port; `options.down` starts it with its port closed (never listened). */
+export async function startFlakyProxy(target: string, options: { down?: boolean } = {}): Promise<FlakyProxy> {
   let mode: 'ok' | '429' | '503' | 'hang' = 'ok';
   let remaining = Number.POSITIVE_INFINITY;
-  const state = { hits: 0 };
+  const state = { hits: 0, listening: false };
   const server: Server = createServer(async (req, res) => {
     state.hits++;
     const chunks: Buffer[] = [];
@@ -38,9 +43,26 @@ export async function startFlakyProxy(target: string): Promise<FlakyProxy> {
     });
     res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(await upstream.text());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        state.listening = true;
+        resolve();
+      });
+    });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (!state.listening) return resolve();
+      state.listening = false;
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  await listen(0);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  if (options.down) await stop();
   return {
     url: `http://127.0.0.1:${port}`,
     get hits() {
@@ -50,10 +72,8 @@ export async function startFlakyProxy(target: string): Promise<FlakyProxy> {
       mode = m;
       remaining = count;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    down: stop,
+    up: () => (state.listening ? Promise.resolve() : listen(port)),
+    close: stop,
   };
 }

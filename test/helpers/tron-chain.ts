@@ -60,6 +60,28 @@ export function tronChainConfig(
   return { network: 'testnet', chains, worker: { expireIntervalMs: 100, payoutIntervalMs: 100 } };
 }
 
+/** An unsigned transfer of `amount` base units of USDT or TRX from `from` to `to`, built by the node. */
+export async function unsignedPayment(
+  tronWeb: TronWeb,
+  symbol: 'USDT' | 'TRX',
+  from: string,
+  to: string,
+  amount: bigint,
+) {
+  if (symbol === 'TRX') return tronWeb.transactionBuilder.sendTrx(to, Number(amount), from);
+  const built = await tronWeb.transactionBuilder.triggerSmartContract(
+    USDT,
+    'transfer(address,uint256)',
+    { feeLimit: 50_000_000 },
+    [
+      { type: 'address', value: to },
+      { type: 'uint256', value: amount.toString() },
+    ],
+    from,
+  );
+  return built.transaction;
+}
+
 export interface TronWorld {
   node: FakeTronNode;
   h: Harness;
@@ -127,21 +149,7 @@ export async function tronWorld(
       const key = payOptions.key ?? CUSTOMER_KEY;
       const tronWeb = new TronWeb({ fullHost: node.url, privateKey: key });
       const from = TronWeb.address.fromPrivateKey(key) as string;
-      const unsigned =
-        symbol === 'TRX'
-          ? await tronWeb.transactionBuilder.sendTrx(to, Number(amount), from)
-          : (
-              await tronWeb.transactionBuilder.triggerSmartContract(
-                USDT,
-                'transfer(address,uint256)',
-                { feeLimit: 50_000_000 },
-                [
-                  { type: 'address', value: to },
-                  { type: 'uint256', value: amount.toString() },
-                ],
-                from,
-              )
-            ).transaction;
+      const unsigned = await unsignedPayment(tronWeb, symbol, from, to, amount);
       const signed = await tronWeb.trx.sign(unsigned, key);
       const sent = await tronWeb.trx.sendRawTransaction(signed);
       if (sent.result !== true) throw new Error(`payment refused: ${JSON.stringify(sent)}`);

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transfersOfChain, unattributedTransfers } from '../../src/db/repositories/chain-scan.ts';
+import {
+  getCursor,
+  pendingTransfers,
+  transfersOfChain,
+  unattributedTransfers,
+  unfinalBlocks,
+} from '../../src/db/repositories/chain-scan.ts';
+import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
 import { webhookEvents } from '../../src/db/schema/webhook-events.ts';
 import { coinRefs, newTransaction, ownedInput } from '../../src/devnet/sui/testing.ts';
 import { expireOrders } from '../../src/services/expire-orders.ts';
@@ -172,5 +179,49 @@ describe('SUI collections on the fake Sui node (final once checkpointed)', () =>
     expect(again.transfers).toBeGreaterThanOrEqual(before);
     expect(transfersOfChain(w.h.rt.db, 'SUI')).toHaveLength(before);
     expect(w.h.rt.db.select().from(webhookEvents).all()).toHaveLength(events);
+  });
+});
+
+describe('SUI checkpoints need no proof of staying on the chain', () => {
+  let s: SuiWorld;
+  let merchant: MerchantCreated;
+  beforeAll(async () => {
+    s = await suiWorld();
+    merchant = await s.h.merchant('V3');
+  });
+  afterAll(() => s?.close());
+
+  it('are final once executed: nothing is scanned before it is final, so no unfinal checkpoint is kept to compare', async () => {
+    const r = await body<{ address: string }>(
+      await s.h.post('/v1/order/createCollection', merchant, {
+        amount: '3',
+        symbol: 'USDC',
+        chain: 'SUI',
+        orderId: 'final-1',
+      }),
+    );
+    await s.scan();
+    await s.pay('USDC', r.data.address, 3n * USDC);
+    s.seal();
+    const heads = await s.adapter.heads();
+    expect(heads.final).toBe(heads.head);
+    await s.scan();
+
+    // the payment was final when first seen: SUCCESS at once, nothing pending that a reorg could take
+    const order = findOrderByMerchantOrderId(s.h.rt.db, merchant.merchantId, 'final-1');
+    expect(order?.status).toBe('SUCCESS');
+    expect(pendingTransfers(s.h.rt.db, 'SUI')).toEqual([]);
+    const events = s.h.rt.db
+      .select()
+      .from(webhookEvents)
+      .all()
+      .filter((e) => e.orderRef === order?.id)
+      .map((e) => e.notifyType);
+    expect(events).toEqual(['ORDER_SUCCESS']);
+    // the checkpoint is final when written: the only hash kept is its own, checked at the next pass
+    const cursor = getCursor(s.h.rt.db, 'SUI');
+    expect(cursor?.finalHeight).toBe(cursor?.height);
+    expect(unfinalBlocks(s.h.rt.db, 'SUI')).toEqual([{ height: cursor?.height, hash: cursor?.heightHash }]);
+    expect((await s.scan()).reorg).toBe(false);
   });
 });

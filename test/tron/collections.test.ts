@@ -150,6 +150,7 @@ describe('TRON collections on the fake node (finality = solidified block, 19 beh
     expect(rolled.reorg).toBe(true);
     const back = await status(orderId);
     expect(back.status).toBe('INIT');
+    expect(back.reason).toBe('The payment was removed by a chain reorganisation.');
     expect(transfersOfChain(w.h.rt.db, 'TRON').find((t) => t.txid === txid)?.status).toBe('orphaned');
 
     // the customer pays again on the new branch
@@ -159,9 +160,10 @@ describe('TRON collections on the fake node (finality = solidified block, 19 beh
     w.solidify();
     await w.scan();
     expect((await status(orderId)).status).toBe('SUCCESS');
-    // the roll-back to INIT is not a merchant event; the second confirmation is
+    // the roll-back to INIT is a merchant event too (ORDER_REVERTED), then the second confirmation
     expect(eventsOf(orderId)).toEqual([
       'ORDER_PENDING_CONFIRMATION',
+      'ORDER_REVERTED',
       'ORDER_PENDING_CONFIRMATION',
       'ORDER_SUCCESS',
     ]);

@@ -1,8 +1,9 @@
-import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { TransferFact } from '../../domain/collection-progress.ts';
 import type { Order } from '../../domain/order.ts';
 import { type Db, writeTransaction } from '../client.ts';
 import { prepared } from '../prepared.ts';
+import { chainBlocks } from '../schema/chain-blocks.ts';
 import { chainCursors } from '../schema/chain-cursors.ts';
 import { chainTransfers } from '../schema/chain-transfers.ts';
 import { depositAddresses } from '../schema/deposit-addresses.ts';
@@ -72,14 +73,41 @@ function toStored(r: TransferRow): StoredTransfer {
   };
 }
 
+/** A block the scanner read before it was final: its height and hash. */
+export interface BlockHash {
+  height: number;
+  hash: string;
+}
+
+const CURSOR_COLUMNS = {
+  chain: chainCursors.chain,
+  height: chainCursors.height,
+  heightHash: chainCursors.heightHash,
+  heightTime: chainCursors.heightTime,
+  finalHeight: chainCursors.finalHeight,
+};
+
 /** The chain's scan checkpoint, or null before its first scan. */
 export function getCursor(db: Db, chain: string): Cursor | null {
-  return db.select().from(chainCursors).where(eq(chainCursors.chain, chain)).get() ?? null;
+  return db.select(CURSOR_COLUMNS).from(chainCursors).where(eq(chainCursors.chain, chain)).get() ?? null;
 }
 
 /** Every chain's checkpoint. */
 export function listCursors(db: Db): Cursor[] {
-  return db.select().from(chainCursors).all();
+  return db.select(CURSOR_COLUMNS).from(chainCursors).all();
+}
+
+/**
+ * The hashes of the blocks the checkpoint read while they were not final yet (from the final height
+ * recorded with it up to its own height), lowest first.
+ */
+export function unfinalBlocks(db: Db, chain: string): BlockHash[] {
+  return db
+    .select({ height: chainBlocks.height, hash: chainBlocks.hash })
+    .from(chainBlocks)
+    .where(eq(chainBlocks.chain, chain))
+    .orderBy(asc(chainBlocks.height))
+    .all();
 }
 
 /**
@@ -116,8 +144,13 @@ export function watchedAddresses(
   };
 }
 
-/** Creation time (ms) of the oldest collection on a chain that is still open, or null. */
-export function oldestOpenCollectionAt(db: Db, chain: string): number | null {
+/**
+ * Creation time (ms) of the oldest collection on a chain whose payments a first scan must read: one
+ * still open, or one that expired after `expiredSince` (on a chain with no checkpoint yet, such an
+ * order expired without anyone reading the chain; its payment must still be found and listed).
+ * Null when there is none.
+ */
+export function oldestUnscannedCollectionAt(db: Db, chain: string, expiredSince: number): number | null {
   const row = db
     .select({ at: sql<number | null>`min(${orders.createdAt})` })
     .from(orders)
@@ -125,7 +158,10 @@ export function oldestOpenCollectionAt(db: Db, chain: string): number | null {
       and(
         eq(orders.chain, chain),
         eq(orders.type, 'COLLECTION'),
-        inArray(orders.status, ['INIT', 'PENDING', 'PENDING_CONFIRMATION']),
+        or(
+          inArray(orders.status, ['INIT', 'PENDING', 'PENDING_CONFIRMATION']),
+          and(eq(orders.status, 'EXPIRED'), gt(orders.expiresAt, expiredSince)),
+        ),
       ),
     )
     .get();
@@ -197,6 +233,20 @@ export function transfersOfOrders(db: Db, orderRefs: string[]): Map<string, Stor
       list.push(toStored(r));
       out.set(r.orderRef as string, list);
     }
+  }
+  return out;
+}
+
+/** Stored transfers of a chain that belong to the given transactions. */
+export function transfersOfTransactions(db: Db, chain: string, txids: string[]): StoredTransfer[] {
+  const out: StoredTransfer[] = [];
+  for (let i = 0; i < txids.length; i += 500) {
+    const rows = db
+      .select()
+      .from(chainTransfers)
+      .where(and(eq(chainTransfers.chain, chain), inArray(chainTransfers.txid, txids.slice(i, i + 500))))
+      .all();
+    out.push(...rows.map(toStored));
   }
   return out;
 }
@@ -277,7 +327,9 @@ const upsertTransfer = (db: Db) =>
 /**
  * Writes one scan step atomically: new or moved transfers (a transfer already final is never
  * touched), status changes of stored transfers (final, orphaned), order transitions with their
- * webhook events, and the checkpoint. Nothing is written if any part fails (e.g. an order changed
+ * webhook events, and the checkpoint with the hashes of the blocks it read before they were final
+ * (`blocks`; kept from the checkpoint's final height up to its height, the rest dropped). `reorg`
+ * counts a reorganisation found. Nothing is written if any part fails (e.g. an order changed
  * meanwhile).
  */
 export function recordScan(
@@ -288,6 +340,8 @@ export function recordScan(
     statusChanges: { id: string; status: 'final' | 'orphaned' }[];
     transitions: OrderTransition[];
     cursor: Omit<Cursor, 'chain'> | null;
+    blocks?: BlockHash[];
+    reorg?: { depth: number } | null;
     now: number;
   },
 ): void {
@@ -304,10 +358,36 @@ export function recordScan(
     }
     applyOrderTransitions(db, input.transitions, input.now);
     if (input.cursor) {
-      const values = { chain: input.chain, ...input.cursor, updatedAt: input.now };
+      const { height, heightHash, heightTime, finalHeight } = input.cursor;
+      const cursor = { height, heightHash, heightTime, finalHeight, updatedAt: input.now };
       db.insert(chainCursors)
-        .values(values)
-        .onConflictDoUpdate({ target: chainCursors.chain, set: { ...input.cursor, updatedAt: input.now } })
+        .values({ chain: input.chain, ...cursor })
+        .onConflictDoUpdate({ target: chainCursors.chain, set: cursor })
+        .run();
+      db.delete(chainBlocks)
+        .where(
+          and(
+            eq(chainBlocks.chain, input.chain),
+            or(lt(chainBlocks.height, finalHeight), gt(chainBlocks.height, height)),
+          ),
+        )
+        .run();
+      for (const b of input.blocks ?? []) {
+        if (b.height < finalHeight || b.height > height) continue;
+        db.insert(chainBlocks)
+          .values({ chain: input.chain, height: b.height, hash: b.hash })
+          .onConflictDoUpdate({ target: [chainBlocks.chain, chainBlocks.height], set: { hash: b.hash } })
+          .run();
+      }
+    }
+    if (input.reorg) {
+      db.update(chainCursors)
+        .set({
+          reorgCount: sql`${chainCursors.reorgCount} + 1`,
+          lastReorgDepth: input.reorg.depth,
+          lastReorgAt: input.now,
+        })
+        .where(eq(chainCursors.chain, input.chain))
         .run();
     }
   });
@@ -315,5 +395,8 @@ export function recordScan(
 
 /** Forgets a chain's checkpoint, so its next scan starts afresh (a devnet chain that restarted empty). */
 export function resetCursor(db: Db, chain: string): void {
-  db.delete(chainCursors).where(eq(chainCursors.chain, chain)).run();
+  writeTransaction(db, () => {
+    db.delete(chainCursors).where(eq(chainCursors.chain, chain)).run();
+    db.delete(chainBlocks).where(eq(chainBlocks.chain, chain)).run();
+  });
 }

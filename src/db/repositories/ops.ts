@@ -46,6 +46,29 @@ export function cursorTimes(db: Db): CursorTimes[] {
     .all();
 }
 
+/** A chain's reorganisations as its scanner counted them (since its checkpoint was created). */
+export interface ReorgStats {
+  chain: string;
+  count: number;
+  /** Blocks the last one replaced among those the scanner had read; null before the first. */
+  lastDepth: number | null;
+  /** Epoch ms when the last one was found; null before the first. */
+  lastAt: number | null;
+}
+
+/** Every chain's reorganisation counters, from the checkpoints. */
+export function reorgStats(db: Db): ReorgStats[] {
+  return db
+    .select({
+      chain: chainCursors.chain,
+      count: chainCursors.reorgCount,
+      lastDepth: chainCursors.lastReorgDepth,
+      lastAt: chainCursors.lastReorgAt,
+    })
+    .from(chainCursors)
+    .all();
+}
+
 /** Orders counted by (chain, type, status): one pass over the (chain, type, status) index. */
 export function orderCounts(db: Db): { chain: string; type: string; status: string; n: number }[] {
   return db

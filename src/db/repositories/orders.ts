@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import type { Family } from '../../domain/chains.ts';
 import { AppError } from '../../domain/errors.ts';
 import { notifyTypeFor } from '../../domain/events.ts';
@@ -301,16 +301,38 @@ function applyOne(db: Db, t: OrderTransition, now: number): Order {
   return order;
 }
 
-/** Orders that may expire at `now`: collections in INIT or PENDING, payouts in INIT. */
-export function findExpirableOrders(db: Db, now: number, limit: number): Order[] {
+/**
+ * Orders that may expire at `now`: payouts in INIT, and collections in INIT or PENDING whose chain's
+ * scanner has read a block later than their expiry (`scannedUpTo`: per chain, epoch ms of the
+ * checkpoint's block). A collection on a chain missing from `scannedUpTo` (never scanned) is never
+ * returned, so a chain that is down or behind cannot crowd the others out of the `limit`.
+ */
+export function findExpirableOrders(
+  db: Db,
+  now: number,
+  limit: number,
+  scannedUpTo: ReadonlyMap<string, number>,
+): Order[] {
+  // `or()` of nothing would be no condition at all: with no chain scanned, no collection is due
+  const scanned = [...scannedUpTo].map(([chain, at]) =>
+    and(eq(orders.chain, chain), lt(orders.expiresAt, at)),
+  );
+  if (scanned.length === 0) scanned.push(sql`0`);
   return db
     .select()
     .from(orders)
-    .where(and(inArray(orders.status, ['INIT', 'PENDING']), lte(orders.expiresAt, now)))
+    .where(
+      and(
+        lte(orders.expiresAt, now),
+        or(
+          and(eq(orders.type, 'PAYOUT'), eq(orders.status, 'INIT')),
+          and(eq(orders.type, 'COLLECTION'), inArray(orders.status, ['INIT', 'PENDING']), or(...scanned)),
+        ),
+      ),
+    )
     .orderBy(asc(orders.expiresAt))
     .limit(limit)
     .all()
-    .filter((row) => row.type === 'COLLECTION' || row.status === 'INIT')
     .map(rowToOrder);
 }
 

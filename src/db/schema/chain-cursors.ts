@@ -11,5 +11,10 @@ export const chainCursors = sqliteTable('chain_cursors', {
   heightTime: integer('height_time').notNull().default(0),
   /** Highest block known final at the last scan. */
   finalHeight: integer('final_height').notNull(),
+  /** Reorganisations the scanner found on this chain (a counter for /metrics). */
+  reorgCount: integer('reorg_count').notNull().default(0),
+  /** Blocks replaced by the last reorganisation found, and when (epoch ms) it was found. */
+  lastReorgDepth: integer('last_reorg_depth'),
+  lastReorgAt: integer('last_reorg_at'),
   updatedAt: integer('updated_at').notNull(),
 });

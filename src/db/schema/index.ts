@@ -1,3 +1,4 @@
+export { chainBlocks } from './chain-blocks.ts';
 export { chainCursors } from './chain-cursors.ts';
 export { chainTransfers } from './chain-transfers.ts';
 export { depositAddresses } from './deposit-addresses.ts';
