@@ -17,6 +17,7 @@ export type AppErrorCode =
   | 'method_not_allowed'
   | 'state_conflict'
   | 'chain_unavailable'
+  | 'busy'
   | 'internal';
 
 export class AppError extends Error {
@@ -60,6 +61,7 @@ export const MESSAGES = {
   nonceBlank: 'The nonce cannot be left blank.',
   dataBlank: 'The data cannot be left blank.',
   bodyNotJson: 'The request body must be a JSON object.',
+  bodyTooDeep: 'The request body is nested too deeply.',
   orderIdTooLong: 'The orderId must be at most 64 characters.',
   uidTooLong: 'The uid must be at most 64 characters.',
 } as const;
