@@ -78,6 +78,7 @@ export async function sandboxCommand(flags: Record<string, string | boolean | un
       migrations: 'apply',
       chains: true,
       walCheckpointer: true,
+      lockWait: 'async',
       logger,
     });
   } catch (error) {
