@@ -85,7 +85,11 @@ describe('batchedWrite', () => {
   });
 });
 
-describe('batchedWrite while another connection holds the write lock (a server connection)', () => {
+/**
+ * For the tests of a describe block: `db` reopened as a server connection (lockWait 'async'), and
+ * another connection holding the write lock (BEGIN IMMEDIATE) until the test commits it.
+ */
+function lockHeldByAnother(): { other: () => Db } {
   let other: Db;
   beforeEach(() => {
     db.$client.close();
@@ -97,6 +101,11 @@ describe('batchedWrite while another connection holds the write lock (a server c
     if (other.$client.inTransaction) other.$client.prepare('ROLLBACK').run();
     other.$client.close();
   });
+  return { other: () => other };
+}
+
+describe('batchedWrite while another connection holds the write lock (a server connection)', () => {
+  const held = lockHeldByAnother();
 
   it('waits without holding the event loop, in order, and stores the writes once the lock is free', async () => {
     const writes = [batchedWrite(db, insert('a')), batchedWrite(db, insert('b'))];
@@ -112,7 +121,7 @@ describe('batchedWrite while another connection holds the write lock (a server c
     });
     writes.push(batchedWrite(db, insert('c')));
     expect(names()).toEqual([]);
-    other.$client.prepare('COMMIT').run();
+    held.other().$client.prepare('COMMIT').run();
     expect(await Promise.all(writes)).toEqual([1, 1, 1]);
     expect(names()).toEqual(['a', 'b', 'c']);
   });
@@ -123,23 +132,13 @@ describe('batchedWrite while another connection holds the write lock (a server c
     const outcome = await batchedWrite(db, insert('a')).catch((e: unknown) => e);
     expect(outcome).toBeInstanceOf(AppError);
     expect((outcome as AppError).code).toBe('busy');
-    other.$client.prepare('COMMIT').run();
+    held.other().$client.prepare('COMMIT').run();
     expect(names()).toEqual([]);
   });
 });
 
 describe('writeTransaction and writeTransactionAsync while another connection holds the write lock', () => {
-  let other: Db;
-  beforeEach(() => {
-    db.$client.close();
-    db = openDatabase(join(dir, 'test.db'), { lockWait: 'async', lockWaitMs: 2000 });
-    other = openDatabase(join(dir, 'test.db'));
-    other.$client.prepare('BEGIN IMMEDIATE').run();
-  });
-  afterEach(() => {
-    if (other.$client.inTransaction) other.$client.prepare('ROLLBACK').run();
-    other.$client.close();
-  });
+  const held = lockHeldByAnother();
 
   it('a synchronous write waits at most ~40 ms once, then fails at once until the lock is free', () => {
     let started = performance.now();
@@ -157,7 +156,7 @@ describe('writeTransaction and writeTransactionAsync while another connection ho
     // It tried, found the lock taken, and now waits asynchronously (no more synchronous waits).
     await expect.poll(() => db.$client.pragma('busy_timeout', { simple: true })).toBe(0);
     expect(names()).toEqual([]);
-    other.$client.prepare('COMMIT').run();
+    held.other().$client.prepare('COMMIT').run();
     expect(await write).toBe(1);
     expect(names()).toEqual(['a']);
     // Writes wait on the event loop again once the lock was seen free.

@@ -26,8 +26,8 @@ const RANGES: [kind: NonPublicKind, family: 'ipv4' | 'ipv6', network: string, pr
 
 const lists = new Map<NonPublicKind, BlockList>();
 for (const [kind, family, network, prefix] of RANGES) {
-  let list = lists.get(kind);
-  if (!list) lists.set(kind, (list = new BlockList()));
+  const list = lists.get(kind) ?? new BlockList();
+  lists.set(kind, list);
   list.addSubnet(network, prefix, family);
 }
 
