@@ -16,7 +16,12 @@ const config = {
   db: './data/kassa.db',
   logLevel: 'info',
   orders: { collectionTtlSeconds: 30 * 60, payoutTtlSeconds: 30 * 60, handlingFee: '0.00' },
-  auth: { timestampWindowSeconds: 300, maxBodyBytes: 64 * 1024 },
+  auth: {
+    timestampWindowSeconds: 300,
+    maxBodyBytes: 64 * 1024,
+    maxJsonDepth: 64,
+    failedAttempts: { limit: 30, windowSeconds: 60 },
+  },
   rateLimits: {
     createCollection: { limit: 100, windowSeconds: 10 },
     createPayout: { limit: 100, windowSeconds: 10 },
@@ -36,8 +41,11 @@ const config = {
     pollIntervalMs: 200,
     retryBaseMs: 60_000,
     retryMaxDelayMs: 12 * 3600_000,
+    allowPrivateTargets: false,
   },
   worker: { expireIntervalMs: 5_000, payoutIntervalMs: 2_000 },
+  admin: { host: '127.0.0.1', port: 9180 },
+  database: { lockWaitMs: 5_000 },
   ops: { lagBudget: { pollIntervals: 3, slackSeconds: 30 } },
   chains: {
     TRON: {

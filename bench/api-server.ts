@@ -64,6 +64,7 @@ if (mode === 'baseline' || mode === 'baseline-durable') {
     },
     migrations: 'apply',
     walCheckpointer: process.env.BENCH_INLINE_CHECKPOINTS !== '1', // as `kassa api` runs
+    lockWait: 'async',
     logger: silentLogger(),
   });
   const merchant = await createMerchant(rt, { kind: 'V3' });

@@ -14,8 +14,11 @@ declare module 'autocannon' {
     latency: Histogram;
     throughput: Histogram;
     non2xx: number;
+    '4xx': number;
     errors: number;
     timeouts: number;
+    /** Responses by status code. */
+    statusCodeStats?: Record<string, { count: number }>;
   }
   interface RequestSpec {
     method?: string;
@@ -30,6 +33,8 @@ declare module 'autocannon' {
     duration?: number;
     amount?: number;
     pipelining?: number;
+    /** Requests per second over all connections (a fixed rate instead of as fast as possible). */
+    overallRate?: number;
     requests?: RequestSpec[];
   }
   function autocannon(options: Options): Promise<Result>;

@@ -9,6 +9,7 @@ import { openDatabase } from './db/client.ts';
 import { applyMigrations, hasPendingMigrations, isNewDatabase } from './db/migrate.ts';
 import { getSetting, setSettingOnce } from './db/repositories/settings.ts';
 import { startWalCheckpointer } from './db/wal-checkpointer.ts';
+import { configureLockWait, type LockWait } from './db/write-lock.ts';
 import type { Chain } from './domain/chains.ts';
 import { createKeyRing, type KeyRing } from './keys/key-ring.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -32,6 +33,12 @@ export interface BootstrapOptions {
   chains?: boolean;
   /** Checkpoint the WAL on a thread, not inside commits, while the process writes a lot (servers). */
   walCheckpointer?: boolean;
+  /**
+   * How database writes wait for a lock another process holds: `async` for servers (never more
+   * than ~40 ms on the event loop, then asynchronously; db/write-lock.ts), `blocking` (the default)
+   * for one-shot commands.
+   */
+  lockWait?: LockWait;
 }
 
 /** A process's dependencies plus a way to release them. */
@@ -75,7 +82,20 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<Runtime
   if (problems.length > 0 || !config || !secrets) throw new ConfigError(problems);
 
   const logger = options.logger ?? createLogger({ level: config.logLevel, destination: options.logTo ?? 1 });
-  const db = openDatabase(config.db);
+  // Start-up (migrations, the key check) may wait for a lock; serving switches to `lockWait` below.
+  const db = openDatabase(config.db, {
+    lockWait: 'blocking',
+    lockWaitMs: config.database.lockWaitMs,
+    onPermissions: ({ folder, tightenedFolder, looseFolder }) => {
+      if (tightenedFolder)
+        logger.info({ folder, was: tightenedFolder, now: '700' }, 'data folder made private to this user');
+      if (looseFolder)
+        logger.warn(
+          { folder, mode: looseFolder },
+          `the data folder is open to other users and is not ours to change: chmod 700 ${folder}`,
+        );
+    },
+  });
   try {
     const mode = options.migrations ?? 'require';
     if (mode === 'apply' || (mode === 'if-new' && isNewDatabase(db))) {
@@ -98,6 +118,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<Runtime
         ]);
       }
     }
+    if (options.lockWait === 'async') configureLockWait(db.$client, 'async', config.database.lockWaitMs);
     const adapters = options.chains ? await createAdapters(config, logger) : new Map<Chain, ChainAdapter>();
     const nativeOf = (chain: Chain) => {
       const native = activeChain(config, chain).tokens.find((t) => t.contract === null);

@@ -1,4 +1,5 @@
 import { Cron } from 'croner';
+import { AppError } from '../src/domain/errors.ts';
 import type { Logger } from '../src/lib/logger.ts';
 
 /** A job: one step of work that writes only whole transactions; `signal` asks it to stop between steps. */
@@ -11,13 +12,16 @@ interface Entry {
   again: boolean;
   cron: Cron | null;
   timer: NodeJS.Timeout | null;
+  /** The last run found the database locked by another process (logged once until a run succeeds). */
+  locked: boolean;
 }
 
 /**
  * Runs jobs on a cadence with overlap protection: croner jobs (`protect: true`) for cadences of a
  * second or more, a timer loop for sub-second cadences (tests, fast devnets). A job can be nudged to
  * run now. `stop()` stops scheduling, asks running jobs to finish their current step, and waits.
- * A failing run is logged and the job runs again on its next tick; it never stops the worker.
+ * A failing run is logged and the job runs again on its next tick; it never stops the worker. A run
+ * that found the database locked by another process is logged once, at warn, until one succeeds.
  */
 export class Scheduler {
   private readonly entries = new Map<string, Entry>();
@@ -28,7 +32,7 @@ export class Scheduler {
 
   /** Schedules `job` every `intervalMs` (first run immediately). */
   every(name: string, intervalMs: number, job: Job): void {
-    const entry: Entry = { name, job, running: null, again: false, cron: null, timer: null };
+    const entry: Entry = { name, job, running: null, again: false, cron: null, timer: null, locked: false };
     this.entries.set(name, entry);
     if (intervalMs >= 1000) {
       entry.cron = new Cron(
@@ -69,11 +73,24 @@ export class Scheduler {
     entry.running = entry
       .job(this.controller.signal)
       .then((summary) => {
+        if (entry.locked) this.logger.info({ job: entry.name }, 'database free again; job ran');
+        entry.locked = false;
         if (summary && typeof summary === 'object' && Object.values(summary).some((v) => v)) {
           this.logger.debug({ job: entry.name, ms: Date.now() - started, ...summary }, 'job done');
         }
       })
       .catch((err: unknown) => {
+        if (err instanceof AppError && err.code === 'busy') {
+          // Another process (a `kassa` command, an operator's sqlite3 shell) holds the write lock:
+          // nothing was written, and the next ticks retry without blocking the event loop.
+          if (!entry.locked)
+            this.logger.warn(
+              { job: entry.name },
+              'database locked by another process; the job retries on its next ticks',
+            );
+          entry.locked = true;
+          return;
+        }
         this.logger.error({ job: entry.name, err }, 'job failed; it will run again on its next tick');
       })
       .finally(() => {

@@ -33,6 +33,7 @@ export async function runCommand(mode: 'start' | 'api' | 'worker', flags: Flags)
     migrations: mode === 'start' ? 'if-new' : 'require',
     chains: true,
     walCheckpointer: true,
+    lockWait: 'async',
   });
   const api = mode === 'worker' ? null : await startApiServer(rt);
   const worker =

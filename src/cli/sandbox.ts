@@ -13,6 +13,7 @@ import { createKeyRing } from '../keys/key-ring.ts';
 import { createLogger } from '../lib/logger.ts';
 import { createMerchant, describeMerchants } from '../services/manage-merchants.ts';
 import { resetChainCheckpoint } from '../services/reset-chain-checkpoint.ts';
+import { UsageError } from './output.ts';
 import { onShutdown } from './run.ts';
 import { startApiServer } from './serve.ts';
 
@@ -40,6 +41,18 @@ function sandboxSecrets(dataDir: string): { mnemonic: string; masterKey: string 
 }
 
 /**
+ * The sandbox's port: `--port`, else `PORT` (as the README promises for every command), else 8180.
+ * Port 0 is refused: the banner, `paymentUrl` and the webhook receiver (the next port) need it known.
+ */
+function sandboxPort(flag: string | undefined, env: string | undefined): number {
+  const text = flag ?? env ?? '8180';
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port < 1 || port > 65534)
+    throw new UsageError(`The sandbox port must be a number from 1 to 65534, got "${text}".`);
+  return port;
+}
+
+/**
  * `kassa sandbox`: Kassa on local devnets for a first try — anvil for the EVM chains with test USDT
  * and USDC, the fake TRON and Sui nodes, SQLite in `./data`, a demo merchant, API and worker in one
  * process on port 8180. Restarting keeps the database and the EVM chains; Ctrl-C stops everything.
@@ -47,7 +60,7 @@ function sandboxSecrets(dataDir: string): { mnemonic: string; masterKey: string 
 export async function sandboxCommand(flags: Record<string, string | boolean | undefined>): Promise<void> {
   const started = performance.now();
   const dataDir = resolve((flags.data as string | undefined) ?? './data');
-  const port = Number(flags.port ?? 8180);
+  const port = sandboxPort(flags.port as string | undefined, process.env.PORT);
   mkdirSync(dataDir, { recursive: true });
   const secrets = sandboxSecrets(dataDir);
   const keys = createKeyRing(secrets.mnemonic);
@@ -67,6 +80,8 @@ export async function sandboxCommand(flags: Record<string, string | boolean | un
         KASSA_DB: join(dataDir, 'sandbox.db'),
         KASSA_MNEMONIC: secrets.mnemonic,
         KASSA_MASTER_KEY: secrets.masterKey,
+        KASSA_ADMIN_PORT: process.env.KASSA_ADMIN_PORT,
+        KASSA_ADMIN_HOST: process.env.KASSA_ADMIN_HOST,
       },
       overrides: {
         ...chains.config,
@@ -74,10 +89,13 @@ export async function sandboxCommand(flags: Record<string, string | boolean | un
         host: '127.0.0.1',
         baseUrl,
         worker: { expireIntervalMs: 1000, payoutIntervalMs: 1000 },
+        // The demo merchant's receiver listens on 127.0.0.1 (refused in production).
+        webhooks: { allowPrivateTargets: true },
       },
       migrations: 'apply',
       chains: true,
       walCheckpointer: true,
+      lockWait: 'async',
       logger,
     });
   } catch (error) {

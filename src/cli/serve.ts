@@ -1,40 +1,85 @@
 import { type ServerType, serve } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { ConfigError } from '../config/load.ts';
+import { createAdminApp } from '../http/admin-app.ts';
 import { createApp, type RouteGroup } from '../http/app.ts';
 import type { Deps } from '../services/deps.ts';
 import { startAddressPoolLoop } from './address-pool-loop.ts';
 
-/** A listening API server. */
+/** A listening API server: the public listener and the admin listener. */
 export interface ApiServer {
+  url: string;
+  port: number;
+  /** The admin listener (metrics, readiness detail), bound to `admin.host`. */
+  adminUrl: string;
+  adminPort: number;
+  close(): Promise<void>;
+}
+
+interface Listener {
   url: string;
   port: number;
   close(): Promise<void>;
 }
 
-/** Starts the HTTP API on the configured host and port, with the deposit address pool kept warm. */
-export async function startApiServer(
-  deps: Deps,
-  options: { extraRoutes?: RouteGroup[]; addressPool?: number } = {},
-): Promise<ApiServer> {
-  const app = createApp(deps, { extraRoutes: options.extraRoutes });
-  const pool = startAddressPoolLoop(deps, options.addressPool ?? 200, ['evm', 'tron', 'sui']);
+/** Listens with `app` on host:port; rejects (EADDRINUSE, EACCES) without leaving anything open. */
+async function listen(app: Hono, host: string, port: number): Promise<Listener> {
   const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: deps.config.port, hostname: deps.config.host }, () =>
-      resolve(s),
-    );
+    const s = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(s));
     s.once('error', reject);
   });
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : deps.config.port;
-  const host = deps.config.host === '0.0.0.0' ? '127.0.0.1' : deps.config.host;
-  deps.logger.info({ port, host: deps.config.host, baseUrl: deps.config.baseUrl }, 'api listening');
+  const bound = typeof address === 'object' && address ? address.port : port;
+  const reach = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host;
   return {
-    url: `http://${host}:${port}`,
-    port,
+    url: `http://${reach.includes(':') && !reach.startsWith('[') ? `[${reach}]` : reach}:${bound}`,
+    port: bound,
     close: () =>
       new Promise<void>((resolve) => {
-        pool.stop();
         server.close(() => resolve());
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       }),
+  };
+}
+
+/**
+ * Starts the HTTP API on the configured host and port and the admin listener on `admin.host` and
+ * `admin.port` (127.0.0.1:9180 by default), with the deposit address pool kept warm. If either
+ * cannot listen, neither stays open and the error is thrown.
+ */
+export async function startApiServer(
+  deps: Deps,
+  options: { extraRoutes?: RouteGroup[]; adminRoutes?: RouteGroup[]; addressPool?: number } = {},
+): Promise<ApiServer> {
+  const { config } = deps;
+  const api = await listen(createApp(deps, { extraRoutes: options.extraRoutes }), config.host, config.port);
+  let admin: Listener;
+  try {
+    admin = await listen(
+      createAdminApp(deps, { extraRoutes: options.adminRoutes }),
+      config.admin.host,
+      config.admin.port,
+    );
+  } catch (error) {
+    await api.close();
+    throw new ConfigError([
+      `the admin listener cannot listen on ${config.admin.host}:${config.admin.port} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); set KASSA_ADMIN_PORT to a free port`,
+    ]);
+  }
+  const pool = startAddressPoolLoop(deps, options.addressPool ?? 200, ['evm', 'tron', 'sui']);
+  deps.logger.info({ port: api.port, host: config.host, baseUrl: config.baseUrl }, 'api listening');
+  deps.logger.info(
+    { port: admin.port, host: config.admin.host },
+    'admin listening (metrics, readiness detail)',
+  );
+  return {
+    url: api.url,
+    port: api.port,
+    adminUrl: admin.url,
+    adminPort: admin.port,
+    async close() {
+      pool.stop();
+      await Promise.all([api.close(), admin.close()]);
+    },
   };
 }

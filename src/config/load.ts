@@ -50,6 +50,15 @@ function envOverrides(env: Env, network: string, problems: string[]): Plain {
       problems.push(`PORT must be a port number, got "${env.PORT}"`);
     else out.port = port;
   }
+  const admin: Plain = {};
+  if (env.KASSA_ADMIN_PORT !== undefined) {
+    const port = Number(env.KASSA_ADMIN_PORT);
+    if (env.KASSA_ADMIN_PORT.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535)
+      problems.push(`KASSA_ADMIN_PORT must be a port number, got "${env.KASSA_ADMIN_PORT}"`);
+    else admin.port = port;
+  }
+  if (env.KASSA_ADMIN_HOST) admin.host = env.KASSA_ADMIN_HOST;
+  if (Object.keys(admin).length > 0) out.admin = admin;
   if (env.KASSA_DB) out.db = env.KASSA_DB;
   if (env.KASSA_BASE_URL) out.baseUrl = env.KASSA_BASE_URL;
   if (env.KASSA_NETWORK) out.network = env.KASSA_NETWORK;

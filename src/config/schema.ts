@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { CHAINS } from '../domain/chains.ts';
 
@@ -32,6 +33,20 @@ const rateLimitsSchema = z.object({
   getOrderStatus: rateLimitSchema,
   supportSymbols: rateLimitSchema,
 });
+
+/** An IPv4 or IPv6 address, optionally with a /prefix. */
+const cidrSchema = z.string().refine(
+  (text) => {
+    const [address, prefix, ...rest] = text.split('/');
+    const family = isIP(address ?? '');
+    if (family === 0 || rest.length > 0) return false;
+    if (prefix === undefined) return true;
+    return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+  },
+  { message: 'must be an IP address or CIDR range such as 10.0.0.0/8 or fd00::/8' },
+);
+
+const trustProxySchema = z.union([z.boolean(), z.number().int().min(0).max(32), z.array(cidrSchema)]);
 
 export const chainSchema = z.object({
   enabled: z.boolean().default(true),
@@ -69,13 +84,24 @@ export const configSchema = z.object({
   auth: z.object({
     timestampWindowSeconds: z.number().int().min(1),
     maxBodyBytes: z.number().int().min(1024),
+    /** JSON nested deeper than this (arrays and objects) is refused with 400 before it is parsed. */
+    maxJsonDepth: z.number().int().min(4).max(1000).default(64),
+    /**
+     * Failed authentications (bad signature, stale timestamp, reused nonce) one client address may
+     * make per window; past it every signed request from that address gets 429 before any HMAC work.
+     */
+    failedAttempts: rateLimitSchema.prefault({ limit: 30, windowSeconds: 60 }),
   }),
   rateLimits: rateLimitsSchema.extend({
     /** Per-merchant overrides, keyed by merchant id. */
     merchants: z.record(z.string(), rateLimitsSchema.partial()).default({}),
   }),
-  /** Trust X-Forwarded-For from a reverse proxy for client IPs. */
-  trustProxy: z.boolean(),
+  /**
+   * Which reverse proxies' X-Forwarded-For to believe for the client address: `false`/0 (none: the
+   * socket's peer is the client), a hop count (the nearest N proxies; `true` means 1), or a list of
+   * proxy addresses and CIDR ranges. The client is the first untrusted address from the right.
+   */
+  trustProxy: trustProxySchema,
   checkout: z.object({
     /** CSP frame-ancestors sources allowed to embed the checkout page; empty = none. */
     frameAncestors: z.array(z.string()).default([]),
@@ -98,11 +124,37 @@ export const configSchema = z.object({
       .int()
       .min(1)
       .default(12 * 3600_000),
+    /**
+     * Deliver to callback URLs that resolve to loopback, private, link-local or unspecified
+     * addresses. Off in production (a merchant could aim Kassa at the operator's own network); the
+     * sandbox turns it on for its local receiver.
+     */
+    allowPrivateTargets: z.boolean().default(false),
   }),
   worker: z.object({
     expireIntervalMs: z.number().int().min(10),
     payoutIntervalMs: z.number().int().min(10),
   }),
+  /**
+   * The admin listener: /metrics, readiness detail (and later the operator dashboard). Bound to
+   * 127.0.0.1 by default; KASSA_ADMIN_HOST / KASSA_ADMIN_PORT override. Port 0 picks a free one.
+   */
+  admin: z
+    .object({
+      host: z.string().min(1).default('127.0.0.1'),
+      port: z.number().int().min(0).max(65535).default(9180),
+    })
+    .prefault({}),
+  /** The SQLite database, beyond its path (`db`). */
+  database: z
+    .object({
+      /**
+       * How long a write waits for the write lock held by another process (a `kassa` command, an
+       * operator's sqlite3 shell) before the API answers 503; the wait is asynchronous.
+       */
+      lockWaitMs: z.number().int().min(0).default(5000),
+    })
+    .prefault({}),
   /** Health, readiness and metrics endpoints (docs/operations.md). */
   ops: z
     .object({
@@ -141,3 +193,4 @@ export type ChainSettings = z.output<typeof chainSchema>;
 export type TokenSettings = z.output<typeof tokenSchema>;
 export type RateLimitName = keyof z.output<typeof rateLimitsSchema>;
 export type RateLimit = z.output<typeof rateLimitSchema>;
+export type TrustProxy = z.output<typeof trustProxySchema>;

@@ -17,6 +17,7 @@ export type AppErrorCode =
   | 'method_not_allowed'
   | 'state_conflict'
   | 'chain_unavailable'
+  | 'busy'
   | 'internal';
 
 export class AppError extends Error {
@@ -29,7 +30,13 @@ export class AppError extends Error {
     detail?: string,
     options?: { cause?: unknown; retryAfterSeconds?: number },
   ) {
+    // A refusal (every code but `internal`) is an answer, not a bug: it is logged without a stack,
+    // so none is captured. Capturing one was the largest cost of a request the failed-auth limit
+    // refuses (bench/auth-flood.ts). An internal error keeps its stack (and its cause's).
+    const stackLimit = Error.stackTraceLimit;
+    if (code !== 'internal') Error.stackTraceLimit = 0;
     super(detail ?? code, { cause: options?.cause });
+    Error.stackTraceLimit = stackLimit;
     this.name = 'AppError';
     this.code = code;
     this.detail = detail;
@@ -60,6 +67,7 @@ export const MESSAGES = {
   nonceBlank: 'The nonce cannot be left blank.',
   dataBlank: 'The data cannot be left blank.',
   bodyNotJson: 'The request body must be a JSON object.',
+  bodyTooDeep: 'The request body is nested too deeply.',
   orderIdTooLong: 'The orderId must be at most 64 characters.',
   uidTooLong: 'The uid must be at most 64 characters.',
 } as const;

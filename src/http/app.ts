@@ -5,8 +5,10 @@ import type { Deps } from '../services/deps.ts';
 import { MerchantDirectory } from '../services/merchant-directory.ts';
 import type { HttpContext } from './context.ts';
 import { asAppError, fail } from './envelope.ts';
+import { logRefusal } from './log-refusal.ts';
 import { accessLog } from './middleware/access-log.ts';
-import { requestId, requestLogger } from './middleware/request-id.ts';
+import { ProxyTrust } from './middleware/client-ip.ts';
+import { requestId } from './middleware/request-id.ts';
 import { checkoutRoute } from './routes/checkout.ts';
 import { healthRoute } from './routes/ops.health.ts';
 import { metricsRoute } from './routes/ops.metrics.ts';
@@ -21,24 +23,47 @@ import { supportSymbolsRoute } from './routes/symbol.support-symbols.ts';
 /** Extra route groups mounted by other parts (checkout page, operations endpoints). */
 export type RouteGroup = (ctx: HttpContext) => Hono;
 
+/** The context routes share: dependencies, merchant directory, limiters, proxy trust. */
+export function createHttpContext(deps: Deps, directory?: MerchantDirectory): HttpContext {
+  return {
+    deps,
+    directory: directory ?? new MerchantDirectory(deps),
+    limiter: new RateLimiter(() => deps.clock.now()),
+    authFailures: new RateLimiter(() => deps.clock.now()),
+    proxyTrust: new ProxyTrust(deps.config.trustProxy),
+  };
+}
+
 /**
- * Builds the HTTP app: every endpoint of the interface in the R<T> envelope, with request ids and
- * one error handler that maps AppError codes through http/errors.ts. Signed POST bodies are size-
- * limited where they are read (middleware/read-body.ts).
+ * A Hono app with request ids, the access log, `routes` mounted at `/`, and one error handler that
+ * maps AppError codes through http/errors.ts into the R<T> envelope and logs by log-refusal.ts.
+ */
+export function mountRoutes(ctx: HttpContext, routes: RouteGroup[]): Hono {
+  const { deps } = ctx;
+  const app = new Hono();
+  app.use('*', requestId(deps.logger));
+  app.use('*', accessLog(deps.logger));
+  for (const route of routes) app.route('/', route(ctx));
+  app.notFound((c) => fail(c, new AppError('not_found')));
+  app.onError((error, c) => {
+    const appError = asAppError(error);
+    logRefusal(c, deps.logger, appError, error);
+    return fail(c, appError);
+  });
+  return app;
+}
+
+/**
+ * The public app (the API port): every endpoint of the interface, the checkout page, `/healthz`
+ * and a `/readyz` that says only ready or not. `/metrics` is here only when KASSA_METRICS_TOKEN is
+ * set (then behind it); the rest of operations lives on the admin app (admin-app.ts). Signed POST
+ * bodies are size- and depth-limited where they are read (middleware/signed-post.ts).
  */
 export function createApp(
   deps: Deps,
   options: { extraRoutes?: RouteGroup[]; directory?: MerchantDirectory } = {},
 ) {
-  const ctx: HttpContext = {
-    deps,
-    directory: options.directory ?? new MerchantDirectory(deps),
-    limiter: new RateLimiter(() => deps.clock.now()),
-  };
-  const app = new Hono();
-  app.use('*', requestId(deps.logger));
-  app.use('*', accessLog(deps.logger));
-  for (const route of [
+  return mountRoutes(createHttpContext(deps, options.directory), [
     createCollectionRoute,
     createPayoutRoute,
     orderStatusRoute,
@@ -47,19 +72,8 @@ export function createApp(
     supportSymbolsRoute,
     checkoutRoute,
     healthRoute,
-    readinessRoute,
-    metricsRoute,
+    (ctx) => readinessRoute(ctx, { detail: false }),
+    (ctx) => metricsRoute(ctx, { requireToken: true }),
     ...(options.extraRoutes ?? []),
-  ]) {
-    app.route('/', route(ctx));
-  }
-  app.notFound((c) => fail(c, new AppError('not_found')));
-  app.onError((error, c) => {
-    const appError = asAppError(error);
-    const log = requestLogger(c, deps.logger);
-    if (appError.code === 'internal') log.error({ err: error, path: c.req.path }, 'request failed');
-    else log.debug({ code: appError.code, detail: appError.detail, path: c.req.path }, 'request refused');
-    return fail(c, appError);
-  });
-  return app;
+  ]);
 }

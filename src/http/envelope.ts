@@ -21,7 +21,14 @@ export function fail(c: Context, error: AppError) {
   return c.json({ code: entry.status, msg, data: null }, entry.status as ContentfulStatusCode);
 }
 
-/** Turns anything thrown into an AppError (unknown errors become `internal`). */
+/**
+ * Turns anything thrown into an AppError: SQLite's "database is locked" from a write that could not
+ * wait asynchronously becomes `busy` (503, retry); any other unknown error becomes `internal`.
+ */
 export function asAppError(error: unknown): AppError {
-  return error instanceof AppError ? error : new AppError('internal', undefined, { cause: error });
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('SQLITE_BUSY'))
+    return new AppError('busy', undefined, { cause: error });
+  return new AppError('internal', undefined, { cause: error });
 }

@@ -18,5 +18,6 @@ export const ERROR_TABLE: Record<AppErrorCode, { status: number; msg: string }> 
   insufficient_balance: { status: 422, msg: 'Insufficient balance for this payout.' },
   rate_limited: { status: 429, msg: 'Too many requests. Please slow down.' },
   chain_unavailable: { status: 503, msg: 'The chain is not reachable right now. Please retry.' },
+  busy: { status: 503, msg: 'The service is busy. Please retry.' },
   internal: { status: 500, msg: 'Internal error.' },
 };

@@ -1,3 +1,6 @@
+/** A limiter's answer: admitted, or refused with the seconds to wait. */
+export type Verdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
 /**
  * In-memory sliding-window counter (the previous window's count weighted by how much of it still
  * overlaps). From a cold start it admits exactly `limit` requests in a window and refuses the next.
@@ -10,11 +13,31 @@ export class RateLimiter {
   constructor(private readonly now: () => number = Date.now) {}
 
   /** Counts one request for `key`; returns whether it is admitted and, if not, seconds to wait. */
-  hit(
-    key: string,
-    limit: number,
-    windowMs: number,
-  ): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
+  hit(key: string, limit: number, windowMs: number): Verdict {
+    const verdict = this.check(key, limit, windowMs);
+    if (verdict.allowed) this.count(key, windowMs);
+    return verdict;
+  }
+
+  /** Whether one more event under `key` would stay within `limit`, without counting it. */
+  check(key: string, limit: number, windowMs: number): Verdict {
+    const now = this.now();
+    const w = this.windows.get(key);
+    if (!w) return limit >= 1 ? { allowed: true } : { allowed: false, retryAfterSeconds: 1 };
+    const start = now - (now % windowMs);
+    const current = w.start === start ? w.current : 0;
+    const previous = w.start === start ? w.previous : start - w.start === windowMs ? w.current : 0;
+    const overlap = 1 - (now - start) / windowMs;
+    if (previous * overlap + current + 1 <= limit) return { allowed: true };
+    // Admitted again once the previous window's weight has decayed enough, or at the latest when
+    // this window ends (if this window alone is full).
+    const decayedAt =
+      current + 1 > limit ? start + windowMs : start + windowMs * (1 - (limit - 1 - current) / previous);
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((decayedAt - now) / 1000)) };
+  }
+
+  /** Counts one event under `key`, whatever the limit (failures are counted after the fact). */
+  count(key: string, windowMs: number): void {
     const now = this.now();
     this.sweep(now, windowMs);
     const start = now - (now % windowMs);
@@ -27,20 +50,7 @@ export class RateLimiter {
       w.current = 0;
       w.start = start;
     }
-    const overlap = 1 - (now - start) / windowMs;
-    const estimate = w.previous * overlap + w.current;
-    if (estimate + 1 > limit) {
-      // Admitted again once the previous window's weight has decayed enough, or at the latest when
-      // this window ends (if this window alone is full).
-      const decayedAt =
-        w.current + 1 > limit
-          ? start + windowMs
-          : start + windowMs * (1 - (limit - 1 - w.current) / w.previous);
-      const retryMs = decayedAt - now;
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryMs / 1000)) };
-    }
     w.current++;
-    return { allowed: true };
   }
 
   private sweep(now: number, windowMs: number): void {

@@ -61,7 +61,9 @@ export async function performWebhookAttempt(
       merchant.webhookSecret,
     );
     target = hostOf(merchant.callbackUrl);
-    ({ statusCode, latencyMs, error } = await sendWebhook(merchant.callbackUrl, signed, settings.timeoutMs));
+    ({ statusCode, latencyMs, error } = await sendWebhook(merchant.callbackUrl, signed, settings.timeoutMs, {
+      allowPrivateTargets: settings.allowPrivateTargets,
+    }));
   }
   const now = deps.clock.now();
   const outcome = decideOutcome(

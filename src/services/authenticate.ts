@@ -4,6 +4,9 @@ import { hmacHexEquals } from '../lib/hmac.ts';
 import type { Deps } from './deps.ts';
 import type { Merchant, MerchantDirectory } from './merchant-directory.ts';
 
+/** What any valid `sign` looks like; anything else fails without an HMAC computed. */
+const HEX_SIGN = /^[0-9a-fA-F]{64}$/;
+
 /** The signed envelope of every POST, after its shape was checked. */
 export interface Envelope {
   sign: string;
@@ -31,27 +34,21 @@ export function parseEnvelope(body: unknown): Envelope {
 }
 
 /**
- * Finds the merchant whose token signs `messages` (any of them): the one named by `merchantId`, or
- * else every active merchant in turn, each compared in constant time. Throws 401 when none does.
+ * Finds the merchant for whom `verify` holds: only the one named by `merchantId` (one HMAC), or
+ * else every active merchant in turn (one HMAC each, constant time). The directory is never re-read
+ * here, so a failed signature costs HMACs only. Throws 401 when nobody matches.
  */
-export function findSigner(
+export function findSigner<P>(
   directory: MerchantDirectory,
   merchantId: string | undefined,
-  messages: string[],
-  sign: string,
-): Merchant {
-  const attempt = (): Merchant | null => {
-    const candidates = merchantId
-      ? [directory.byId(merchantId)].filter((m) => m !== null)
-      : directory.active();
-    for (const merchant of candidates) {
-      for (const message of messages) if (hmacHexEquals(merchant.token, message, sign)) return merchant;
-    }
-    return null;
-  };
-  const found = attempt() ?? (directory.refreshIfOlderThan(100) ? attempt() : null);
-  if (!found) throw new AppError('invalid_signature');
-  return found;
+  verify: (merchant: Merchant) => P | null,
+): { merchant: Merchant; purpose: P } {
+  const candidates = merchantId ? [directory.byId(merchantId)].filter((m) => m !== null) : directory.active();
+  for (const merchant of candidates) {
+    const purpose = verify(merchant);
+    if (purpose !== null) return { merchant, purpose };
+  }
+  throw new AppError('invalid_signature');
 }
 
 /**
@@ -68,9 +65,12 @@ export function authenticatePost(
   const windowMs = deps.config.auth.timestampWindowSeconds * 1000;
   if (Math.abs(deps.clock.now() - envelope.timestamp * 1000) > windowMs)
     throw new AppError('timestamp_window');
+  if (!HEX_SIGN.test(envelope.sign)) throw new AppError('invalid_signature');
   const messages = [JSON.stringify(envelope.data)];
   if (input.rawData !== null && input.rawData !== messages[0]) messages.unshift(input.rawData);
-  return findSigner(directory, input.merchantId, messages, envelope.sign);
+  return findSigner(directory, input.merchantId, (m) =>
+    messages.some((message) => hmacHexEquals(m.token, message, envelope.sign)) ? true : null,
+  ).merchant;
 }
 
 /** Records the envelope's nonce for the merchant; throws 401 when it was used within the window. */
@@ -84,15 +84,36 @@ export async function consumeRequestNonce(
     throw new AppError('nonce_reused');
 }
 
-/** Authenticates a GET whose `sign` is the HMAC of the orderId under the merchant token. */
+/**
+ * Who may hold an order query's `sign`: `merchant` = HMAC(token, orderId), what the merchant's own
+ * server computes; `checkout` = HMAC(checkout link key, orderId), the `sign` of the order's
+ * `paymentUrl` that its customer holds (checkout-link.ts).
+ */
+export type SignPurpose = 'merchant' | 'checkout';
+
+/**
+ * Authenticates a GET whose `sign` is the HMAC of the orderId under one of the keys `accept` names
+ * (the merchant's token, or its checkout link key); says which one matched.
+ */
 export function authenticateOrderQuery(
   directory: MerchantDirectory,
-  input: { orderId: string | undefined; sign: string | undefined; merchantId: string | undefined },
-): { merchant: Merchant; orderId: string } {
-  if (!input.orderId) throw validationError(MESSAGES.orderIdBlank);
-  if (!input.sign) throw validationError(MESSAGES.signBlank);
-  return {
-    merchant: findSigner(directory, input.merchantId, [input.orderId], input.sign),
-    orderId: input.orderId,
-  };
+  input: {
+    orderId: string | undefined;
+    sign: string | undefined;
+    merchantId: string | undefined;
+    accept: readonly SignPurpose[];
+  },
+): { merchant: Merchant; orderId: string; purpose: SignPurpose } {
+  const { orderId, sign } = input;
+  if (!orderId) throw validationError(MESSAGES.orderIdBlank);
+  if (!sign) throw validationError(MESSAGES.signBlank);
+  if (!HEX_SIGN.test(sign)) throw new AppError('invalid_signature');
+  const { merchant, purpose } = findSigner<SignPurpose>(directory, input.merchantId, (m) => {
+    for (const purpose of input.accept) {
+      const key = purpose === 'merchant' ? m.token : m.checkoutKey;
+      if (hmacHexEquals(key, orderId, sign)) return purpose;
+    }
+    return null;
+  });
+  return { merchant, orderId, purpose };
 }

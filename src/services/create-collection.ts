@@ -1,8 +1,8 @@
 import { createOrder } from '../db/repositories/orders.ts';
 import { familyOf } from '../domain/chains.ts';
 import type { Order } from '../domain/order.ts';
-import { hmacHex } from '../lib/hmac.ts';
 import { newId } from '../lib/ids.ts';
+import { checkoutSign } from './checkout-link.ts';
 import { type Deps, requireKeys } from './deps.ts';
 import type { Merchant } from './merchant-directory.ts';
 import { assertSameParams, paramsKeyOf, validateOrderInput } from './order-input.ts';
@@ -19,10 +19,14 @@ export interface CollectionCreated {
   paymentUrl: string;
 }
 
-/** The hosted checkout address of an order: `{base_url}/checkout?orderId=…&sign=…`. */
+/**
+ * The hosted checkout address of an order: `{base_url}/checkout?orderId=…&sign=…`, with the checkout
+ * link's sign (checkout-link.ts): it opens this order's page, /v1/order/pay and getOrderStatus, and
+ * never the merchant's own queries.
+ */
 export function paymentUrlFor(deps: Pick<Deps, 'config'>, merchant: Merchant, orderId: string): string {
   const base = deps.config.baseUrl.replace(/\/+$/, '');
-  return `${base}/checkout?orderId=${encodeURIComponent(orderId)}&sign=${hmacHex(merchant.token, orderId)}`;
+  return `${base}/checkout?orderId=${encodeURIComponent(orderId)}&sign=${checkoutSign(merchant, orderId)}`;
 }
 
 /**

@@ -2,6 +2,7 @@ import { findMerchant, insertMerchant, listMerchants, updateMerchant } from '../
 import { AppError } from '../domain/errors.ts';
 import type { MerchantKind } from '../domain/order.ts';
 import { newId, newSecret } from '../lib/ids.ts';
+import { nonPublicKind } from '../lib/ip-ranges.ts';
 import { type Deps, requireBox } from './deps.ts';
 
 /** What `kassa merchant create` prints once: the only time the secrets are shown. */
@@ -12,8 +13,13 @@ export interface MerchantCreated {
   webhookSecret: string;
 }
 
-/** Checks a callback URL: http(s) only. Throws a validation error otherwise. */
-export function checkCallbackUrl(url: string): string {
+/**
+ * Checks a callback URL: http(s) only, and unless `allowPrivateTargets`, not an IP address or a
+ * `localhost` name that is loopback, private, link-local or unspecified. (Other names are checked
+ * on every delivery against the address actually connected to: their DNS may change.) Throws a
+ * validation error otherwise.
+ */
+export function checkCallbackUrl(url: string, options: { allowPrivateTargets: boolean }): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -23,12 +29,20 @@ export function checkCallbackUrl(url: string): string {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new AppError('validation', 'The callback URL must use http or https.');
   }
+  const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const kind = host === 'localhost' || host.endsWith('.localhost') ? 'loopback' : nonPublicKind(host);
+  if (kind && !options.allowPrivateTargets) {
+    throw new AppError(
+      'validation',
+      `The callback URL points at a ${kind} address (${host}); Kassa delivers there only with webhooks.allowPrivateTargets set.`,
+    );
+  }
   return parsed.toString();
 }
 
 /** Creates a merchant with fresh random token and webhook secret, sealed with the master key. */
 export async function createMerchant(
-  deps: Pick<Deps, 'db' | 'box' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'box' | 'clock' | 'config'>,
   input: { kind: MerchantKind; name?: string | null; callbackUrl?: string | null },
 ): Promise<MerchantCreated> {
   const box = requireBox(deps as Deps);
@@ -42,7 +56,7 @@ export async function createMerchant(
     name: input.name ?? null,
     tokenSealed: box.seal(token, `${id}:token`),
     webhookSecretSealed: box.seal(webhookSecret, `${id}:webhook`),
-    callbackUrl: input.callbackUrl ? checkCallbackUrl(input.callbackUrl) : null,
+    callbackUrl: input.callbackUrl ? checkCallbackUrl(input.callbackUrl, deps.config.webhooks) : null,
     status: 'active',
     createdAt: now,
     updatedAt: now,
@@ -86,12 +100,13 @@ export async function rotateMerchantToken(
 
 /** Sets or clears (null) a merchant's webhook callback URL. */
 export async function setMerchantCallback(
-  deps: Pick<Deps, 'db' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
   id: string,
   url: string | null,
 ): Promise<void> {
   mustExist(deps, id);
-  updateMerchant(deps.db, id, { callbackUrl: url ? checkCallbackUrl(url) : null }, deps.clock.now());
+  const callbackUrl = url ? checkCallbackUrl(url, deps.config.webhooks) : null;
+  updateMerchant(deps.db, id, { callbackUrl }, deps.clock.now());
 }
 
 /** Disables a merchant: its signatures stop verifying; its orders are kept. */

@@ -1,5 +1,6 @@
-import { listActiveMerchants } from '../db/repositories/merchants.ts';
+import { listActiveMerchants, type MerchantRecord } from '../db/repositories/merchants.ts';
 import type { MerchantKind } from '../domain/order.ts';
+import { checkoutLinkKey } from './checkout-link.ts';
 import type { Deps } from './deps.ts';
 import { requireBox } from './deps.ts';
 
@@ -11,17 +12,25 @@ export interface Merchant {
   callbackUrl: string | null;
   token: string;
   webhookSecret: string;
+  /** The key of its checkout links' `sign` (checkout-link.ts), derived from the token. */
+  checkoutKey: Buffer;
 }
 
 const TTL_MS = 1000;
 
 /**
  * Active merchants with opened secrets, re-read from the database at most once a second, so a
- * `kassa merchant rotate-token` or `disable` from another process takes effect within a second; a
- * signature that matches nobody triggers an early re-read (at most ten a second).
+ * `kassa merchant create`, `rotate-token` or `disable` from another process takes effect within a
+ * second. A re-read opens only the secrets that changed since the last one (a merchant's sealed
+ * values are compared), so it costs one query however many merchants there are. A signature that
+ * matches nobody never triggers a re-read: failed requests cost HMACs only, never decryption.
  */
 export class MerchantDirectory {
   private cache: { at: number; list: Merchant[]; byId: Map<string, Merchant> } | null = null;
+  private readonly opened = new Map<
+    string,
+    { tokenSealed: string; webhookSealed: string; merchant: Merchant }
+  >();
 
   constructor(private readonly deps: Pick<Deps, 'db' | 'box' | 'clock'>) {}
 
@@ -35,17 +44,6 @@ export class MerchantDirectory {
     return this.load().byId.get(id) ?? null;
   }
 
-  /**
-   * Re-reads merchants if the cached list is older than `minAgeMs`; true when it did. Used after a
-   * signature matched nobody, so a merchant created a moment ago in another process is found.
-   */
-  refreshIfOlderThan(minAgeMs: number): boolean {
-    if (this.cache && this.deps.clock.now() - this.cache.at < minAgeMs) return false;
-    this.cache = null;
-    this.load();
-    return true;
-  }
-
   /** Drops the cache (after this process changed a merchant). */
   invalidate(): void {
     this.cache = null;
@@ -54,16 +52,32 @@ export class MerchantDirectory {
   private load() {
     const now = this.deps.clock.now();
     if (this.cache && now - this.cache.at < TTL_MS) return this.cache;
+    const list = listActiveMerchants(this.deps.db).map((m) => this.open(m));
+    const byId = new Map(list.map((m) => [m.id, m]));
+    for (const id of this.opened.keys()) if (!byId.has(id)) this.opened.delete(id);
+    this.cache = { at: now, list, byId };
+    return this.cache;
+  }
+
+  private open(m: MerchantRecord): Merchant {
+    const known = this.opened.get(m.id);
+    if (known && known.tokenSealed === m.tokenSealed && known.webhookSealed === m.webhookSecretSealed) {
+      if (known.merchant.callbackUrl !== m.callbackUrl || known.merchant.name !== m.name)
+        known.merchant = { ...known.merchant, callbackUrl: m.callbackUrl, name: m.name };
+      return known.merchant;
+    }
     const box = requireBox(this.deps as Deps);
-    const list = listActiveMerchants(this.deps.db).map((m) => ({
+    const token = box.open(m.tokenSealed, `${m.id}:token`);
+    const merchant: Merchant = {
       id: m.id,
       kind: m.kind,
       name: m.name,
       callbackUrl: m.callbackUrl,
-      token: box.open(m.tokenSealed, `${m.id}:token`),
+      token,
       webhookSecret: box.open(m.webhookSecretSealed, `${m.id}:webhook`),
-    }));
-    this.cache = { at: now, list, byId: new Map(list.map((m) => [m.id, m])) };
-    return this.cache;
+      checkoutKey: checkoutLinkKey(token),
+    };
+    this.opened.set(m.id, { tokenSealed: m.tokenSealed, webhookSealed: m.webhookSecretSealed, merchant });
+    return merchant;
   }
 }

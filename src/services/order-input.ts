@@ -50,7 +50,9 @@ export async function validateOrderInput(
   extraBlankChecks();
   if (orderId !== null && orderId.length > 64) throw validationError(MESSAGES.orderIdTooLong);
   if (uid !== null && uid.length > 64) throw validationError(MESSAGES.uidTooLong);
-  if (!/^\d+(\.\d+)?$/.test(amount)) throw validationError(MESSAGES.amountInvalid);
+  // The amount exactly as sent: money is never trimmed into shape (" 5" is refused, not read as 5).
+  const sentAmount = typeof data.amount === 'string' ? data.amount : amount;
+  if (!/^\d+(\.\d+)?$/.test(sentAmount)) throw validationError(MESSAGES.amountInvalid);
   const token = await resolveToken(deps, chain, symbol);
   if (!token) throw validationError(MESSAGES.symbolUnsupported);
   const parsed = parseAmount(amount, token.decimals);

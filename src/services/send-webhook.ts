@@ -1,8 +1,51 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
+import { isIP, type LookupFunction, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { nonPublicKind } from '../lib/ip-ranges.ts';
 import { redactUrl } from '../lib/logger.ts';
 import type { SignedWebhook } from './sign-webhook.ts';
+
+/** Where a webhook may go. */
+export interface TargetPolicy {
+  /** Deliver to loopback, private, link-local and unspecified addresses too (config webhooks.allowPrivateTargets). */
+  allowPrivateTargets: boolean;
+  /** Name resolution (tests inject one); node's dns.lookup by default. */
+  lookup?: LookupFunction;
+}
+
+/** The error code of a connection Kassa refused to make. */
+const REFUSED_TARGET = 'EKASSA_PRIVATE_TARGET';
+
+function refusedTarget(address: string): NodeJS.ErrnoException {
+  const kind = nonPublicKind(address);
+  return Object.assign(
+    new Error(
+      `the callback URL leads to ${address}, a ${kind} address; Kassa delivers there only with webhooks.allowPrivateTargets`,
+    ),
+    { code: REFUSED_TARGET },
+  );
+}
+
+/**
+ * A lookup that refuses a host any of whose addresses is not public, so a name that resolves (or
+ * rebinds) to an internal address is never connected to, not even its public siblings.
+ */
+export function guardedLookup(resolve: LookupFunction): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const list = addresses as unknown as LookupAddress[];
+      const bad = list.find((a) => nonPublicKind(a.address) !== null);
+      if (bad) return callback(refusedTarget(bad.address), '', 0);
+      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+      const first = list[0];
+      if (!first) return callback(Object.assign(new Error('no address'), { code: 'ENOTFOUND' }), '', 0);
+      callback(null, first.address, first.family);
+    });
+  };
+}
 
 /** What one HTTP attempt produced. `statusCode` is null when no answer came back. */
 export interface SendResult {
@@ -33,6 +76,7 @@ export async function sendWebhook(
   url: string,
   signed: SignedWebhook,
   timeoutMs: number,
+  policy: TargetPolicy = { allowPrivateTargets: false },
 ): Promise<SendResult> {
   const started = performance.now();
   const done = (statusCode: number | null, error: string | null): SendResult => ({
@@ -48,9 +92,17 @@ export async function sendWebhook(
   }
   const client = target.protocol === 'https:' ? https : target.protocol === 'http:' ? http : null;
   if (!client) return done(null, `the callback URL must use http or https, not ${target.protocol}`);
-  let r = await exchange(client, target, signed, timeoutMs, timeoutMs);
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  if (!policy.allowPrivateTargets && isIP(host) !== 0 && nonPublicKind(host) !== null)
+    return done(null, refusedTarget(host).message);
+  const guard = policy.allowPrivateTargets
+    ? null
+    : guardedLookup(policy.lookup ?? (dnsLookup as LookupFunction));
+  const lookup = guard ?? policy.lookup;
+  let r = await exchange(client, target, signed, timeoutMs, timeoutMs, lookup, guard !== null);
   const left = timeoutMs - (performance.now() - started);
-  if (r.staleSocket && left >= 1) r = await exchange(client, target, signed, left, timeoutMs);
+  if (r.staleSocket && left >= 1)
+    r = await exchange(client, target, signed, left, timeoutMs, lookup, guard !== null);
   return done(r.statusCode, r.error);
 }
 
@@ -61,6 +113,9 @@ function exchange(
   timeoutMs: number,
   /** The attempt's whole budget, for the error text. */
   budgetMs: number,
+  lookup: LookupFunction | undefined,
+  /** Check the address the socket actually connected to, and drop it before sending if not public. */
+  publicOnly: boolean,
 ): Promise<{ statusCode: number | null; error: string | null; staleSocket: boolean }> {
   return new Promise((resolve) => {
     let settled = false;
@@ -85,10 +140,24 @@ function exchange(
       req = client.request(target, {
         method: 'POST',
         headers: { ...signed.headers, 'content-length': String(Buffer.byteLength(signed.body)) },
+        ...(lookup ? { lookup } : {}),
       });
     } catch (e) {
       clearTimeout(timer);
       return finish(null, networkError(e));
+    }
+    if (publicOnly) {
+      // Whatever resolved the name, the peer of the connection is what counts: no byte is written
+      // before it is known to be a public address.
+      const check = (socket: Socket) => {
+        const peer = socket.remoteAddress;
+        if (peer && nonPublicKind(peer) !== null) req.destroy(refusedTarget(peer));
+      };
+      req.on('socket', (socket: Socket) => {
+        // First of the connect listeners: before buffered request bytes (or a TLS hello) go out.
+        if (socket.connecting) socket.prependOnceListener('connect', () => check(socket));
+        else check(socket);
+      });
     }
     req.on('response', (res) => {
       status = res.statusCode ?? 0;
@@ -147,6 +216,7 @@ const NETWORK_ERRORS: Record<string, string> = {
 function networkError(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
   const code = err?.code;
+  if (code === REFUSED_TARGET) return err.message;
   if (code && NETWORK_ERRORS[code]) return `${NETWORK_ERRORS[code]} (${code})`;
   const message = String(err?.message ?? e).slice(0, 200);
   return code ? `${code}: ${message}` : message;

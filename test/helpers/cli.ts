@@ -5,13 +5,19 @@ import { TEST_MASTER_KEY, TEST_MNEMONIC } from './harness.ts';
 
 export const KASSA_BIN = join(import.meta.dirname, '../../bin/kassa.mjs');
 
+/**
+ * Environment every test process starts from: the admin listener on a free port, so test files
+ * running side by side never fight over 9180 (a test that needs it passes KASSA_ADMIN_PORT itself).
+ */
+const BASE_ENV = { KASSA_ADMIN_PORT: '0' };
+
 /** Runs `kassa …` to completion and returns its exit code and output. */
 export function kassa(
   args: string[],
   env: Record<string, string>,
 ): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [KASSA_BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '', KASSA_LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH ?? '', KASSA_LOG_LEVEL: 'info', ...BASE_ENV, ...env },
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -21,7 +27,7 @@ export function kassa(
 /** Starts a long-running `kassa …` process. */
 export function spawnKassa(args: string[], env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, [KASSA_BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', ...BASE_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

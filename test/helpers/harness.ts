@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bootstrap, type Runtime } from '../../src/bootstrap.ts';
+import { deepMerge } from '../../src/config/load.ts';
+import { createAdminApp } from '../../src/http/admin-app.ts';
 import { createApp } from '../../src/http/app.ts';
 import { manualClock } from '../../src/lib/clock.ts';
 import { silentLogger } from '../../src/lib/logger.ts';
@@ -19,7 +21,10 @@ export const T0 = Date.UTC(2026, 10, 25, 12, 0, 0);
 
 export interface Harness {
   rt: Runtime;
+  /** The public app (the API port). */
   app: ReturnType<typeof createApp>;
+  /** The admin app (metrics, readiness detail), as the admin listener serves it. */
+  admin: ReturnType<typeof createAdminApp>;
   clock: ReturnType<typeof manualClock>;
   dir: string;
   merchant(kind?: 'V2' | 'V3', callbackUrl?: string): Promise<MerchantCreated>;
@@ -47,8 +52,10 @@ export interface Harness {
 }
 
 /**
- * A migrated database in a temporary folder, a manual clock at T0, the HTTP app in process, and
- * helpers to create merchants and send signed requests. `overrides` merge over the defaults.
+ * A migrated database in a temporary folder, a manual clock at T0, the HTTP apps in process, and
+ * helpers to create merchants and send signed requests. `overrides` merge over the defaults and
+ * over the harness's own: `webhooks.allowPrivateTargets` is on, since every test receiver listens on
+ * 127.0.0.1 (tests of the refusal turn it off).
  */
 export async function makeHarness(
   overrides: Record<string, unknown> = {},
@@ -62,7 +69,7 @@ export async function makeHarness(
       KASSA_MNEMONIC: TEST_MNEMONIC,
       KASSA_MASTER_KEY: TEST_MASTER_KEY,
     },
-    overrides,
+    overrides: deepMerge({ webhooks: { allowPrivateTargets: true } }, overrides) as Record<string, unknown>,
     migrations: 'apply',
     logger: silentLogger(),
     clock,
@@ -72,6 +79,7 @@ export async function makeHarness(
   return {
     rt,
     app,
+    admin: createAdminApp(rt),
     clock,
     dir,
     merchant: (kind = 'V3', callbackUrl) => createMerchant(rt, { kind, name: `test ${kind}`, callbackUrl }),

@@ -20,3 +20,12 @@ export function envelope(
   const sign = options.sign ?? signData(token, dataText);
   return `{"sign":"${sign}","timestamp":${timestamp},"nonce":${JSON.stringify(nonce)},"data":${dataText}}`;
 }
+
+/**
+ * The `sign` of a checkout link (`paymentUrl`), as the README describes it: the HMAC of the orderId
+ * under a key derived from the token, HMAC-SHA256(token, "kassa/checkout-link/v1").
+ */
+export function checkoutLinkSign(token: string, orderId: string): string {
+  const key = createHmac('sha256', token).update('kassa/checkout-link/v1', 'utf8').digest();
+  return createHmac('sha256', key).update(orderId, 'utf8').digest('hex');
+}

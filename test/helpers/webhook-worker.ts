@@ -4,11 +4,16 @@
  * KASSA_TEST_OVERRIDES. Run with `node --import tsx test/helpers/webhook-worker.ts`.
  */
 import { bootstrap } from '../../src/bootstrap.ts';
+import { deepMerge } from '../../src/config/load.ts';
 import { webhookJobs } from '../../workers/jobs/deliver-webhooks.ts';
 import { startWorker } from '../../workers/main.ts';
 
 const rt = await bootstrap({
-  overrides: JSON.parse(process.env.KASSA_TEST_OVERRIDES ?? '{}'),
+  // Test receivers listen on 127.0.0.1, which production refuses (webhooks.allowPrivateTargets).
+  overrides: deepMerge(
+    { webhooks: { allowPrivateTargets: true } },
+    JSON.parse(process.env.KASSA_TEST_OVERRIDES ?? '{}'),
+  ) as Record<string, unknown>,
   need: { masterKey: true },
   migrations: 'require',
   logTo: 2,

@@ -130,6 +130,8 @@ describe('the bundle, run as the image runs it', () => {
   let port: number;
   let server: ChildProcess;
   let token: string;
+  /** The admin listener's port (metrics, readiness detail), 127.0.0.1 as in the image. */
+  let adminPort = 0;
 
   it('migrates a new database and creates a merchant', () => {
     const env = containerEnv();
@@ -145,13 +147,14 @@ describe('the bundle, run as the image runs it', () => {
 
   it('serves /healthz with the Dockerfile’s ENTRYPOINT + CMD, and the HEALTHCHECK passes', async () => {
     port = await freePort();
+    adminPort = await freePort();
     const command = [
       ...execForm(runtime.find((i) => i.op === 'ENTRYPOINT')?.args ?? ''),
       ...execForm(runtime.find((i) => i.op === 'CMD')?.args ?? ''),
     ].map(local);
     expect(command.slice(0, 1)).toEqual(['node']);
     server = spawn(process.execPath, command.slice(1), {
-      env: containerEnv({ PORT: String(port) }),
+      env: containerEnv({ PORT: String(port), KASSA_ADMIN_PORT: String(adminPort) }),
       cwd: work,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -169,7 +172,7 @@ describe('the bundle, run as the image runs it', () => {
     expect(down.status).toBe(1);
   });
 
-  it('takes a signed createCollection and reports the unreachable chain on /readyz', async () => {
+  it('takes a signed createCollection and reports the unreachable chain on the admin /readyz', async () => {
     const res = await fetch(`http://127.0.0.1:${port}/v1/order/createCollection`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -180,7 +183,10 @@ describe('the bundle, run as the image runs it', () => {
     expect(body.data.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(body.data.paymentUrl).toContain('orderId=B-1');
 
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    const bare = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(bare.status).toBe(503);
+    expect(await bare.json()).toEqual({ status: 'not_ready' });
+    const ready = await fetch(`http://127.0.0.1:${adminPort}/readyz`);
     expect(ready.status).toBe(503);
     const detail = (await ready.json()) as {
       database: { writable: boolean };
@@ -188,7 +194,8 @@ describe('the bundle, run as the image runs it', () => {
     };
     expect(detail.database.writable).toBe(true);
     expect(detail.chains).toMatchObject([{ chain: 'ETH', state: 'connecting' }]);
-    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
+    const metrics = await (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text();
     expect(metrics).toContain('kassa_orders{chain="ETH",type="COLLECTION",status="INIT"} 1');
     expect(metrics).toContain('kassa_rpc_errors_total{chain="ETH",url="http://127.0.0.1:9/rpc"}');
   });

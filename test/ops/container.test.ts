@@ -126,6 +126,15 @@ describe('compose.yaml', () => {
     expect(services.worker && asMap(services.worker).ports).toBeUndefined();
   });
 
+  it('keeps the admin listener (metrics, readiness detail) inside the compose network', () => {
+    const api = asMap(services.api);
+    expect(api.expose).toEqual(['9180']);
+    expect(asMap(api.environment).KASSA_ADMIN_PORT).toBe('9180');
+    expect(asMap(api.environment).KASSA_ADMIN_HOST).toBe('0.0.0.0');
+    for (const s of Object.values(services))
+      expect(((asMap(s).ports ?? []) as string[]).some((p) => p.includes('9180'))).toBe(false);
+  });
+
   it('checks health: api on /healthz, worker through the API’s /readyz, migrate not at all', () => {
     const test = (name: string) => asMap(asMap(services[name]).healthcheck).test as string[];
     expect(test('api')[0]).toBe('CMD');

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChainAdapter } from '../../src/chains/port.ts';
 import { insertWebhookEvent, recordWebhookAttempt } from '../../src/db/repositories/webhook-events.ts';
 import { CHAINS, type Chain } from '../../src/domain/chains.ts';
-import { createApp } from '../../src/http/app.ts';
+import { createAdminApp } from '../../src/http/admin-app.ts';
 import { PrometheusText } from '../../src/services/prometheus-text.ts';
 import { type Harness, makeHarness } from '../helpers/harness.ts';
 
@@ -44,7 +44,7 @@ function parse(text: string): Map<string, number> {
 }
 
 async function scrape(h: Harness, headers: Record<string, string> = {}) {
-  const res = await h.app.request('/metrics', { headers });
+  const res = await h.admin.request('/metrics', { headers });
   return { res, samples: res.status === 200 ? parse(await res.text()) : new Map<string, number>() };
 }
 
@@ -114,7 +114,7 @@ describe('GET /metrics', () => {
       ],
       ['SUI', {} as ChainAdapter],
     ]);
-    const app = createApp({ ...h.rt, adapters } as typeof h.rt);
+    const app = createAdminApp({ ...h.rt, adapters } as typeof h.rt);
     const samples = parse(await (await app.request('/metrics')).text());
     expect(samples.get('kassa_rpc_requests_total{chain="BSC",url="https://a.example/***"}')).toBe(10);
     expect(samples.get('kassa_rpc_errors_total{chain="BSC",url="https://a.example/***"}')).toBe(3);
@@ -187,15 +187,26 @@ describe('GET /metrics', () => {
     expect(samples.get('nodejs_heap_size_used_bytes')).toBeGreaterThan(1_000_000);
   });
 
-  it('asks for the bearer token when one is configured', async () => {
+  it('is served on the admin listener only: the public port answers 404 and shows nothing', async () => {
+    h = await makeHarness(only(['ETH']));
+    const res = await h.app.request('/metrics');
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ code: 404, msg: 'Not found.', data: null });
+    expect((await scrape(h)).samples.get('kassa_info{network="mainnet"}')).toBe(1);
+  });
+
+  it('is also on the public port with KASSA_METRICS_TOKEN, and there only for that bearer token', async () => {
     const token = 'c0ffee'.repeat(6);
     h = await makeHarness(only([], { ops: { metricsToken: token } }));
-    expect((await scrape(h)).res.status).toBe(401);
-    expect((await scrape(h)).res.headers.get('www-authenticate')).toContain('Bearer');
-    expect((await scrape(h, { authorization: `Bearer ${token}x` })).res.status).toBe(401);
-    const ok = await scrape(h, { authorization: `Bearer ${token}` });
-    expect(ok.res.status).toBe(200);
-    expect(ok.samples.get('kassa_info{network="mainnet"}')).toBe(1);
+    const publicScrape = (headers: Record<string, string> = {}) => h.app.request('/metrics', { headers });
+    expect((await publicScrape()).status).toBe(401);
+    expect((await publicScrape()).headers.get('www-authenticate')).toContain('Bearer');
+    expect((await publicScrape({ authorization: `Bearer ${token}x` })).status).toBe(401);
+    const ok = await publicScrape({ authorization: `Bearer ${token}` });
+    expect(ok.status).toBe(200);
+    expect(parse(await ok.text()).get('kassa_info{network="mainnet"}')).toBe(1);
+    // The admin listener, bound to 127.0.0.1, needs no token.
+    expect((await scrape(h)).res.status).toBe(200);
   });
 
   it('takes the token from KASSA_METRICS_TOKEN, and refuses one too short to be a secret', async () => {

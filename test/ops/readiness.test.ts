@@ -35,7 +35,7 @@ interface ReadyBody {
 }
 
 async function readyz(h: Harness): Promise<{ status: number; body: ReadyBody }> {
-  const res = await h.app.request('/readyz');
+  const res = await h.admin.request('/readyz');
   return { status: res.status, body: (await res.json()) as ReadyBody };
 }
 
@@ -49,6 +49,27 @@ describe('GET /healthz', () => {
     const res = await h.app.request('/healthz');
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ok' });
+  });
+});
+
+describe('GET /readyz on the public port', () => {
+  it('says only ready or not: no heights, lags or RPC errors for the internet', async () => {
+    h = await makeHarness(only(['ETH']));
+    Object.assign(h.rt.health.get('ETH'), { state: 'connecting', lastError: 'fetch failed: 10.0.0.7' });
+    const res = await h.app.request('/readyz');
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ status: 'not_ready' });
+    Object.assign(h.rt.health.get('ETH'), {
+      state: 'ready',
+      head: 9,
+      scannedTo: 9,
+      lastScanAt: h.clock.now(),
+      lastError: null,
+    });
+    const ready = await h.app.request('/readyz');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready' });
+    expect((await readyz(h)).body.chains[0]?.chain).toBe('ETH');
   });
 });
 

@@ -19,6 +19,7 @@ let worker: ChildProcess;
 let api: ChildProcess;
 let env: Record<string, string>;
 let base: string;
+let admin: string;
 
 interface Ready {
   status: string;
@@ -33,7 +34,7 @@ interface Ready {
 
 async function readyz(): Promise<{ status: number; body: Ready } | null> {
   try {
-    const res = await fetch(`${base}/readyz`);
+    const res = await fetch(`${admin}/readyz`);
     return { status: res.status, body: (await res.json()) as Ready };
   } catch {
     return null;
@@ -68,8 +69,14 @@ beforeAll(async () => {
   };
   expect(kassa(['migrate', '--config', config], env).code).toBe(0);
   const port = await freePort();
+  const adminPort = await freePort();
   base = `http://127.0.0.1:${port}`;
-  api = spawnKassa(['api', '--config', config], { ...env, PORT: String(port) });
+  admin = `http://127.0.0.1:${adminPort}`;
+  api = spawnKassa(['api', '--config', config], {
+    ...env,
+    PORT: String(port),
+    KASSA_ADMIN_PORT: String(adminPort),
+  });
   worker = spawnKassa(['worker', '--config', config], env);
 }, 60_000);
 
@@ -84,6 +91,10 @@ describe('readiness with the worker in another process', () => {
   it('is ready once the worker’s checkpoint follows the chain, judged from the database', async () => {
     const r = await until((x) => x.status === 200, 45_000);
     expect(r.body.status).toBe('ready');
+    // The public port says the same, without the detail.
+    const pub = await fetch(`${base}/readyz`);
+    expect(pub.status).toBe(200);
+    expect(await pub.json()).toEqual({ status: 'ready' });
     expect(r.body.chains).toHaveLength(1);
     expect(r.body.chains[0]).toMatchObject({ chain: 'ETH', source: 'checkpoint', ready: true });
     expect(r.body.chains[0]?.scannedTo).toBeGreaterThan(0);

@@ -5,25 +5,40 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isProcessRunning } from '../../src/devnet/evm/is-process-running.ts';
 import { freePort, kassa, spawnKassa } from '../helpers/cli.ts';
+import { sandboxSecrets } from './secrets.ts';
 
 /**
  * The newcomer path: the real `kassa sandbox` as a child process (as `npm start` runs it), then
  * the real `kassa demo` against it, a restart that keeps the data, and Ctrl-C stopping everything.
+ * The first run logs at debug level, and everything the sandbox and the demos print is scanned for
+ * secrets (issue 14's log scan).
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'kassa-sandbox-'));
 let sandbox: ChildProcess | null = null;
 let port = 0;
+/** Everything printed by the first sandbox run and the demos against it. */
+const printed: string[] = [];
 
 afterAll(() => {
   sandbox?.kill('SIGKILL');
 });
 
+/**
+ * Starts `kassa sandbox`: the first time with its port from `PORT` (as `PORT=9000 npm start` does)
+ * and at debug level, later with `--port`.
+ */
 async function startSandbox(): Promise<{ output: () => string }> {
+  const first = port === 0;
   port = port || (await freePort());
   let output = '';
-  sandbox = spawnKassa(['sandbox', '--data', dataDir, '--port', String(port)], {
-    HOME: process.env.HOME ?? '/tmp',
-  });
+  sandbox = first
+    ? spawnKassa(['sandbox', '--data', dataDir, '--log-level', 'debug'], {
+        HOME: process.env.HOME ?? '/tmp',
+        PORT: String(port),
+      })
+    : spawnKassa(['sandbox', '--data', dataDir, '--port', String(port)], {
+        HOME: process.env.HOME ?? '/tmp',
+      });
   sandbox.stdout?.on('data', (d: Buffer) => {
     output += d.toString();
   });
@@ -43,10 +58,16 @@ async function interrupt(child: ChildProcess): Promise<number | null> {
 describe('kassa sandbox + kassa demo', () => {
   let merchantId = '';
 
-  it('starts the devnets, prints the demo merchant’s secrets once and a curl command', async () => {
+  let firstOutput: () => string = () => '';
+
+  it('starts the devnets on the PORT it is given, prints the demo merchant’s secrets once and a curl command', async () => {
     const { output } = await startSandbox();
+    firstOutput = output;
     const text = output();
     expect(text).toMatch(/ready in [\d.]+ s/);
+    expect(text).toContain(`Kassa sandbox is ready in`);
+    expect(text).toContain(`: http://localhost:${port}\n`);
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
     expect(text).toContain('token:');
     expect(text).toContain('openssl dgst -sha256 -hmac');
     merchantId = /merchant: {2}(mch_\w+)/.exec(text)?.[1] ?? '';
@@ -55,6 +76,7 @@ describe('kassa sandbox + kassa demo', () => {
 
   it('runs the demo to SUCCESS for the collection and the payout, with verified webhooks', () => {
     const r = kassa(['demo', '--data', dataDir], { HOME: process.env.HOME ?? '/tmp' });
+    printed.push(r.stdout, r.stderr);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
@@ -72,9 +94,24 @@ describe('kassa sandbox + kassa demo', () => {
       ['--chain', 'SUI', '--symbol', 'USDC'],
     ]) {
       const r = kassa(['demo', '--data', dataDir, ...args], { HOME: process.env.HOME ?? '/tmp' });
+      printed.push(r.stdout, r.stderr);
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(r.stdout).toContain('Demo finished: collection SUCCESS, payout SUCCESS.');
     }
+  });
+
+  it('prints no mnemonic, master key, token, webhook secret or private key at debug level', async () => {
+    // The demos ran while this process was not reading the sandbox's output: wait for it to arrive.
+    await expect.poll(firstOutput, { timeout: 30_000, interval: 100 }).toContain('"msg":"webhook delivered"');
+    const all = [firstOutput(), ...printed].join('\n');
+    expect(all).toContain('"level":20'); // debug lines were written
+    // The banner shows the demo merchant's token and webhook secret once, on purpose: the only
+    // place they may appear.
+    const banner = /^ {2}(token|webhook secret): +[0-9a-f]{64}$/gm;
+    expect(all.match(banner)).toHaveLength(2);
+    const text = all.replace(banner, '').toLowerCase();
+    for (const [name, secret] of sandboxSecrets(dataDir))
+      expect(text.includes(secret.toLowerCase()), `${name} appears in the output`).toBe(false);
   });
 
   it('stops every child process on Ctrl-C, and a restart keeps the merchant and its orders', async () => {

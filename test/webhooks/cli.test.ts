@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverWebhooks } from '../../src/services/deliver-webhooks.ts';
@@ -10,11 +11,12 @@ import { type Receiver, startReceiver, verifyWebhook } from '../helpers/webhook-
 
 /**
  * `kassa webhooks …` as a real child process on a database the test prepared. The process is
- * spawned asynchronously, so the receiver in this process can answer while the command runs.
+ * spawned asynchronously, so the receiver in this process can answer while the command runs. Its
+ * config allows private webhook targets: the receiver listens on 127.0.0.1.
  */
 function kassa(args: string[], extraEnv: Record<string, string> = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [KASSA_BIN, ...args], {
+    const child = spawn(process.execPath, [KASSA_BIN, ...args, '--config', config], {
       env: { PATH: process.env.PATH ?? '', ...env, ...extraEnv },
     });
     let stdout = '';
@@ -32,6 +34,7 @@ function kassa(args: string[], extraEnv: Record<string, string> = {}) {
 let h: Harness;
 let rx: Receiver;
 let env: Record<string, string>;
+let config: string;
 let m: MerchantCreated;
 let noCallback: MerchantCreated;
 
@@ -39,6 +42,8 @@ beforeAll(async () => {
   h = await makeHarness({ webhooks: { timeoutMs: 2000 } });
   h.clock.set(Date.now());
   rx = await startReceiver();
+  config = join(h.dir, 'kassa.json');
+  writeFileSync(config, JSON.stringify({ webhooks: { allowPrivateTargets: true } }));
   env = {
     KASSA_DB: join(h.dir, 'kassa.db'),
     KASSA_MASTER_KEY: TEST_MASTER_KEY,

@@ -1,5 +1,5 @@
 import { and, count, eq, gt, min, sql, sum } from 'drizzle-orm';
-import type { Db } from '../client.ts';
+import { type Db, writeTransaction } from '../client.ts';
 import { chainCursors } from '../schema/chain-cursors.ts';
 import { orders } from '../schema/orders.ts';
 import { settings } from '../schema/settings.ts';
@@ -11,14 +11,17 @@ export const WRITE_PROBE_KEY = 'ops_write_probe';
 
 /**
  * Proves the database takes writes: upserts one settings row (a real write, through the same lock
- * and WAL as every other). Throws what SQLite throws (read-only file, disk full, busy past the
- * busy timeout).
+ * and WAL as every other). Throws what SQLite throws (read-only file, disk full), or `busy` when
+ * another process holds the write lock (without waiting for it on the event loop).
  */
 export function probeWrite(db: Db, now: number): void {
-  db.insert(settings)
-    .values({ key: WRITE_PROBE_KEY, value: String(now) })
-    .onConflictDoUpdate({ target: settings.key, set: { value: String(now) } })
-    .run();
+  writeTransaction(db, () =>
+    db
+      .insert(settings)
+      .values({ key: WRITE_PROBE_KEY, value: String(now) })
+      .onConflictDoUpdate({ target: settings.key, set: { value: String(now) } })
+      .run(),
+  );
 }
 
 /** A chain's checkpoint with the time the worker last wrote it. */

@@ -44,7 +44,7 @@ describe('default rate limits: the request after the limit gets 429 with Retry-A
       }),
     );
     const other = await h.merchant('V3');
-    h.clock.advance(200); // a merchant created a moment ago is found on the next re-read
+    h.clock.advance(1000); // a merchant created a moment ago is found once the directory is re-read
     expect(
       (
         await h.post('/v1/order/createCollection', other, {

@@ -1,7 +1,9 @@
+import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { body, type Harness, makeHarness } from '../../../test/helpers/harness.ts';
 import { signData } from '../../../test/helpers/signing.ts';
 import type { MerchantCreated } from '../../services/manage-merchants.ts';
+import { createApp } from '../app.ts';
 
 const PATH = '/v1/order/createCollection';
 let h: Harness;
@@ -123,5 +125,38 @@ describe('signed POST requests', () => {
     const res = await h.app.request('/v1/nope');
     expect(res.status).toBe(404);
     expect(await body(res)).toEqual({ code: 404, msg: 'Not found.', data: null });
+  });
+});
+
+describe('deeply nested JSON', () => {
+  const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+  const ts = () => Math.floor(h.clock.now() / 1000);
+
+  it('refuses 5,000 nested arrays with 400 before reading it, logs it at info without a stack', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'debug' }, { write: (s: string) => lines.push(JSON.parse(s)) });
+    const app = createApp({ ...h.rt, logger });
+    const text = `{"sign":"${'0'.repeat(64)}","timestamp":${ts()},"nonce":"n-deep","data":{"a":${nested(5000)}}}`;
+    const res = await app.request(PATH, { method: 'POST', body: text });
+    expect(res.status).toBe(400);
+    expect(await body(res)).toEqual({ code: 400, msg: 'The request body is nested too deeply.', data: null });
+    expect(lines.filter((l) => (l.level as number) >= 50)).toEqual([]);
+    const refusal = lines.find((l) => l.msg === 'request refused');
+    expect(refusal).toMatchObject({ level: 30, status: 400, msg: 'request refused' });
+    expect(JSON.stringify(lines)).not.toContain('RangeError');
+  });
+
+  it('accepts 64 levels in all (the envelope counts), refuses 65, and the limit is configurable', async () => {
+    const send = (levels: number, orderId: string) => {
+      const dataText = `{"amount":"5","symbol":"USDT","chain":"TRON","orderId":"${orderId}","x":${nested(levels - 2)}}`;
+      return h.post(PATH, m, null, { dataText });
+    };
+    expect((await send(64, 'deep-64')).status).toBe(200);
+    expect((await send(65, 'deep-65')).status).toBe(400);
+    h.close();
+    h = await makeHarness({ auth: { maxJsonDepth: 8 } });
+    m = await h.merchant('V3');
+    expect((await send(8, 'deep-8')).status).toBe(200);
+    expect((await body(await send(9, 'deep-9'))).msg).toBe('The request body is nested too deeply.');
   });
 });

@@ -8,7 +8,7 @@ import {
   transferTo,
 } from '../../../test/checkout/orders.ts';
 import { body, type Harness, makeHarness } from '../../../test/helpers/harness.ts';
-import { signData } from '../../../test/helpers/signing.ts';
+import { checkoutLinkSign, signData } from '../../../test/helpers/signing.ts';
 import { en } from '../../checkout/i18n/en.ts';
 import { zh } from '../../checkout/i18n/zh.ts';
 import { createMerchant, type MerchantCreated } from '../../services/manage-merchants.ts';
@@ -31,8 +31,16 @@ const visiblePanels = (html: string) => [...html.matchAll(/<div data-panel="(\w+
 const nextSecond = () => h.clock.advance(1000);
 
 describe('GET /checkout', () => {
-  it('is the paymentUrl that createCollection returns', () => {
-    expect(o.paymentUrl).toBe(`http://localhost:180/checkout?orderId=C-1&sign=${signData(m.token, 'C-1')}`);
+  it('is the paymentUrl that createCollection returns, signed with the checkout link key', () => {
+    expect(o.paymentUrl).toBe(
+      `http://localhost:180/checkout?orderId=C-1&sign=${checkoutLinkSign(m.token, 'C-1')}`,
+    );
+  });
+
+  it('also opens with the merchant’s own sign of the orderId (links made before checkout signs)', async () => {
+    const res = await h.app.request(`/checkout?orderId=C-1&sign=${signData(m.token, 'C-1')}`);
+    expect(res.status).toBe(200);
+    expect(visiblePanels(await res.text())).toEqual(['waiting']);
   });
 
   it('sends a strict CSP whose nonce is the one on the only style and script', async () => {

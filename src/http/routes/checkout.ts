@@ -11,22 +11,27 @@ import { getCheckout } from '../../services/get-checkout.ts';
 import type { HttpContext } from '../context.ts';
 import { asAppError, ok } from '../envelope.ts';
 import { ERROR_TABLE } from '../errors.ts';
+import { logRefusal } from '../log-refusal.ts';
+import { underFailedAuthLimit } from '../middleware/failed-auth.ts';
 import { enforceRateLimit } from '../middleware/rate-limit.ts';
-import { requestLogger } from '../middleware/request-id.ts';
 import { toPayinOrder } from './order.pay.ts';
 
 /**
- * Admits a checkout request: `sign` = HMAC(merchant token, orderId) as for /v1/order/pay, then the
- * `pay` limit (2 a second per order by default, with the merchant's override) in a bucket of its
- * own per endpoint, so the page, its polling and the merchant's own /v1/order/pay calls never
- * starve each other.
+ * Admits a checkout request under the client's failed-authentication limit: `sign` is the checkout
+ * link's (what `paymentUrl` carries) or the merchant's own HMAC of the orderId (links made before
+ * checkout signs existed), then the `pay` limit (2 a second per order by default, with the
+ * merchant's override) in a bucket of its own per endpoint, so the page, its polling and the
+ * merchant's own /v1/order/pay calls never starve each other.
  */
 function admit(c: Context, ctx: HttpContext, bucket: 'page' | 'state') {
-  const admitted = authenticateOrderQuery(ctx.directory, {
-    orderId: c.req.query('orderId'),
-    sign: c.req.query('sign'),
-    merchantId: c.req.header('x-merchant-id'),
-  });
+  const admitted = underFailedAuthLimit(c, ctx, () =>
+    authenticateOrderQuery(ctx.directory, {
+      orderId: c.req.query('orderId'),
+      sign: c.req.query('sign'),
+      merchantId: c.req.header('x-merchant-id'),
+      accept: ['checkout', 'merchant'],
+    }),
+  );
   enforceRateLimit(
     ctx,
     'pay',
@@ -42,6 +47,7 @@ function errorKind(code: AppErrorCode): CheckoutErrorKind {
     case 'not_found':
       return 'not_found';
     case 'rate_limited':
+    case 'busy':
       return 'busy';
     case 'validation':
     case 'invalid_signature':
@@ -75,9 +81,7 @@ export function checkoutRoute(ctx: HttpContext) {
         return c.html(renderCheckoutPage({ checkout, state, language, nonce, link, qr }));
       } catch (error) {
         const appError = asAppError(error);
-        const log = requestLogger(c, ctx.deps.logger);
-        if (appError.code === 'internal') log.error({ err: error, path: c.req.path }, 'checkout failed');
-        else log.debug({ code: appError.code, path: c.req.path }, 'checkout refused');
+        logRefusal(c, ctx.deps.logger, appError, error);
         if (appError.retryAfterSeconds !== undefined)
           c.header('Retry-After', String(appError.retryAfterSeconds));
         c.header('Content-Security-Policy', checkoutCsp(nonce, frameAncestors, false));

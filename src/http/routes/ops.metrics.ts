@@ -9,13 +9,16 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 /**
- * GET /metrics → Prometheus text (services/collect-metrics.ts). When `ops.metricsToken`
- * (KASSA_METRICS_TOKEN) is set, only `Authorization: Bearer <token>` gets it (compared in constant
- * time); anyone else gets 401. Without a token the endpoint is open: bind or firewall it.
+ * GET /metrics → Prometheus text (services/collect-metrics.ts). On the admin listener it is open
+ * (`requireToken: false`: that listener is bound to 127.0.0.1). On the public listener it exists only
+ * when `ops.metricsToken` (KASSA_METRICS_TOKEN) is set, and only `Authorization: Bearer <token>`
+ * gets it (compared in constant time); anyone else gets 401.
  */
-export function metricsRoute(ctx: HttpContext) {
-  return new Hono().get('/metrics', async (c) => {
-    const token = ctx.deps.config.ops.metricsToken;
+export function metricsRoute(ctx: HttpContext, options: { requireToken: boolean }) {
+  const token = options.requireToken ? ctx.deps.config.ops.metricsToken : null;
+  const app = new Hono();
+  if (options.requireToken && !token) return app;
+  return app.get('/metrics', async (c) => {
     if (token) {
       const given = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim() ?? '';
       if (!sameSecret(given, token)) {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { body, type Harness, makeHarness } from '../../../test/helpers/harness.ts';
-import { signData } from '../../../test/helpers/signing.ts';
+import { checkoutLinkSign } from '../../../test/helpers/signing.ts';
 import type { MerchantCreated } from '../../services/manage-merchants.ts';
 
 const PATH = '/v1/order/createCollection';
@@ -43,7 +43,7 @@ describe('POST /v1/order/createCollection', () => {
     expect(r.data.address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
     expect(r.data.expiredTime).toBe(Math.floor(h.clock.now() / 1000) + 1800);
     expect(r.data.paymentUrl).toBe(
-      `http://localhost:180/checkout?orderId=A-1&sign=${signData(v3.token, 'A-1')}`,
+      `http://localhost:180/checkout?orderId=A-1&sign=${checkoutLinkSign(v3.token, 'A-1')}`,
     );
   });
 
@@ -180,6 +180,19 @@ describe('POST /v1/order/createCollection', () => {
         order({ amount: '1e3' }),
         'The amount must be a decimal string greater than zero.',
       ],
+      [
+        'amount with surrounding spaces',
+        'V3',
+        order({ amount: ' 5' }),
+        'The amount must be a decimal string greater than zero.',
+      ],
+      [
+        'amount with a trailing newline',
+        'V3',
+        order({ amount: '5\n' }),
+        'The amount must be a decimal string greater than zero.',
+      ],
+      ['amount of spaces only', 'V3', order({ amount: '   ' }), 'The amount cannot be left blank.'],
       [
         'amount with empty fraction',
         'V3',

@@ -22,10 +22,16 @@ export function toPayinOrder(order: Order) {
   };
 }
 
-/** GET /v1/order/pay?orderId=…&sign=… → R<PayinOrderVo>; what the checkout page polls. */
+/**
+ * GET /v1/order/pay?orderId=…&sign=… → R<PayinOrderVo>, with the merchant's sign or the order's
+ * checkout link sign, under the order's own limit.
+ */
 export function orderPayRoute(ctx: HttpContext) {
   return new Hono().get('/v1/order/pay', async (c) => {
-    const { merchant, orderId } = admitSignedQuery(c, ctx, 'pay', { perOrder: true });
+    const { merchant, orderId } = admitSignedQuery(c, ctx, 'pay', {
+      perOrder: true,
+      accept: ['merchant', 'checkout'],
+    });
     return ok(c, toPayinOrder(await getOrder(ctx.deps, merchant.id, orderId)));
   });
 }

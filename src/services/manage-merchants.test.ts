@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Harness, makeHarness } from '../../test/helpers/harness.ts';
+import { type Receiver, startReceiver } from '../../test/helpers/webhook-receiver.ts';
+import { performWebhookAttempt } from './attempt-webhook.ts';
+import { createMerchant, setMerchantCallback } from './manage-merchants.ts';
+import { MerchantDirectory } from './merchant-directory.ts';
+
+let h: Harness;
+let rx: Receiver | null = null;
+afterEach(async () => {
+  await rx?.close();
+  rx = null;
+  h?.close();
+});
+
+const production = { webhooks: { allowPrivateTargets: false } };
+
+describe('callback URLs and private addresses', () => {
+  it('refuses, by default, a callback URL on a loopback, private, link-local or unspecified address', async () => {
+    h = await makeHarness(production);
+    for (const url of [
+      'http://127.0.0.1:8181/hook',
+      'http://localhost/hook',
+      'http://api.localhost/hook',
+      'http://169.254.169.254/latest/meta-data/',
+      'https://10.0.0.5/hook',
+      'https://[fd00::1]/hook',
+      'http://0.0.0.0/',
+      'http://[::ffff:192.168.1.1]/',
+    ]) {
+      await expect(createMerchant(h.rt, { kind: 'V3', callbackUrl: url }), url).rejects.toThrow(
+        /Kassa delivers there only with webhooks.allowPrivateTargets set/,
+      );
+    }
+    const m = await createMerchant(h.rt, { kind: 'V3', callbackUrl: 'https://shop.example/hook' });
+    await expect(setMerchantCallback(h.rt, m.merchantId, 'http://192.168.0.10/')).rejects.toThrow(
+      /a private address \(192\.168\.0\.10\)/,
+    );
+  });
+
+  it('takes them with webhooks.allowPrivateTargets (the sandbox and tests set it)', async () => {
+    h = await makeHarness({ webhooks: { allowPrivateTargets: true } });
+    const m = await createMerchant(h.rt, { kind: 'V3', callbackUrl: 'http://127.0.0.1:8181/hook' });
+    await setMerchantCallback(h.rt, m.merchantId, 'http://10.0.0.5/hook');
+  });
+
+  it('refuses delivery when the setting is off, even to a callback stored while it was on', async () => {
+    rx = await startReceiver();
+    h = await makeHarness({ webhooks: { allowPrivateTargets: true } });
+    const m = await createMerchant(h.rt, { kind: 'V3', callbackUrl: rx.url });
+    const merchant = new MerchantDirectory(h.rt).byId(m.merchantId);
+    const event = {
+      id: 'evt_private',
+      merchantId: m.merchantId,
+      orderRef: null,
+      orderVersion: 0,
+      notifyType: 'WEBHOOK_TEST',
+      data: '{}',
+      status: 'pending' as const,
+      attempts: 0,
+      nextAttemptAt: h.clock.now(),
+      retryUntil: null,
+      lastError: null,
+      createdAt: h.clock.now(),
+      deliveredAt: null,
+    };
+    const config = { ...h.rt.config, webhooks: { ...h.rt.config.webhooks, allowPrivateTargets: false } };
+    const refused = await performWebhookAttempt({ clock: h.clock, config }, event, merchant);
+    expect(refused.attempt.statusCode).toBeNull();
+    expect(refused.attempt.error).toMatch(/127\.0\.0\.1, a loopback address/);
+    expect(refused.outcome.status).toBe('pending');
+    expect(rx.received).toHaveLength(0);
+    const delivered = await performWebhookAttempt(h.rt, event, merchant);
+    expect(delivered.attempt.statusCode).toBe(200);
+    expect(rx.received).toHaveLength(1);
+  });
+});
