@@ -42,6 +42,7 @@ const OPTIONS = {
   out: { type: 'string' },
   amount: { type: 'string' },
   'log-level': { type: 'string' },
+  verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
