@@ -34,7 +34,12 @@ describe('kassa wallets with unreachable nodes', () => {
   it('prints each hot wallet, then one line per chain saying why it could not be read, and exits 1', () => {
     const r = kassa(['wallets'], env);
     expect(r.code).toBe(1);
-    expect(r.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0])).toEqual(['TRON', 'ETH', 'SUI']);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual(['TRON', 'ETH', 'SUI']);
     expect(r.stderr.trim().split('\n').sort()).toEqual([
       `ETH: node unreachable at http://127.0.0.1:${port}/v2/*** (connection refused)`,
       `SUI: node unreachable at http://127.0.0.1:${port}/ (connection refused)`,
@@ -48,7 +53,9 @@ describe('kassa wallets with unreachable nodes', () => {
     const logs = r.stderr.split('\n').filter((l) => l.startsWith('{'));
     expect(logs.length).toBeGreaterThan(3);
     expect(logs.some((l) => JSON.parse(l).msg === 'rpc request failed; retrying')).toBe(true);
-    expect(r.stderr).toContain(`ETH: node unreachable at http://127.0.0.1:${port}/v2/*** (connection refused)`);
+    expect(r.stderr).toContain(
+      `ETH: node unreachable at http://127.0.0.1:${port}/v2/*** (connection refused)`,
+    );
   });
 
   it('puts the problem beside each wallet in --json', () => {

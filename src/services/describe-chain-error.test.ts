@@ -18,9 +18,9 @@ describe('one line per chain problem', async () => {
   });
 
   it('says the node is unreachable, where (API key redacted) and why, from deep in the cause chain', () => {
-    expect(describeChainError(config, 'ETH', wrapped(coded('connect ECONNREFUSED 1.2.3.4:443', 'ECONNREFUSED')))).toBe(
-      'ETH: node unreachable at https://eth.example/v2/*** (connection refused)',
-    );
+    expect(
+      describeChainError(config, 'ETH', wrapped(coded('connect ECONNREFUSED 1.2.3.4:443', 'ECONNREFUSED'))),
+    ).toBe('ETH: node unreachable at https://eth.example/v2/*** (connection refused)');
     expect(describeChainError(config, 'TRON', coded('getaddrinfo ENOTFOUND x', 'ENOTFOUND'))).toBe(
       'TRON: node unreachable at http://127.0.0.1:8090/, http://127.0.0.1:8091/ (host name not found)',
     );
@@ -29,7 +29,9 @@ describe('one line per chain problem', async () => {
 
   it('tells a refused key, rate limiting and server errors apart', () => {
     const http = (status: number) => Object.assign(new Error(`HTTP ${status}`), { status });
-    expect(describeChainError(config, 'ETH', http(401))).toMatch(/^ETH: node at .* refused the request .*API key/);
+    expect(describeChainError(config, 'ETH', http(401))).toMatch(
+      /^ETH: node at .* refused the request .*API key/,
+    );
     expect(describeChainError(config, 'ETH', http(429))).toMatch(/rate limiting Kassa \(HTTP 429\)$/);
     expect(describeChainError(config, 'ETH', http(502))).toMatch(/answered HTTP 502$/);
     expect(isNodeUnreachable(http(502))).toBe(false);
@@ -46,7 +48,9 @@ describe('one line per chain problem', async () => {
 
   it('explains that fetch refuses URLs with user:password, without printing them', () => {
     const error = wrapped(
-      new TypeError('Request cannot be constructed from a URL that includes credentials: https://u:secret@x/'),
+      new TypeError(
+        'Request cannot be constructed from a URL that includes credentials: https://u:secret@x/',
+      ),
     );
     const line = describeChainError(config, 'ETH', error);
     expect(line).toMatch(/user:password, which fetch refuses/);

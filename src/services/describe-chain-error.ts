@@ -25,7 +25,9 @@ function nodeProblem(text: string): { reachable: boolean; why: string } | null {
   if (/ECONNRESET|EPIPE|socket hang up|UND_ERR_SOCKET/.test(text)) return unreachable('connection dropped');
   if (/bad port/.test(text)) return unreachable('fetch refuses to use that port');
   if (/URL that includes credentials/.test(text))
-    return unreachable('the URL carries user:password, which fetch refuses; put the key in the path or query');
+    return unreachable(
+      'the URL carries user:password, which fetch refuses; put the key in the path or query',
+    );
   if (/certificate|CERT_|SSL routines|TLS/i.test(text)) return unreachable('TLS certificate problem');
   if (/\bHTTP 40[13]\b/.test(text))
     return { reachable: true, why: 'refused the request (HTTP 401/403: check the API key in the URL)' };
@@ -54,7 +56,9 @@ export function describeChainError(config: Config, chain: Chain, error: unknown)
   const problem = nodeProblem(text);
   if (problem && !problem.reachable) return `${chain}: node unreachable${where} (${problem.why})`;
   if (problem) return `${chain}: node${where} ${problem.why}`;
-  const first = String((error as { shortMessage?: unknown })?.shortMessage ?? (error as Error)?.message ?? error)
+  const first = String(
+    (error as { shortMessage?: unknown })?.shortMessage ?? (error as Error)?.message ?? error,
+  )
     .split('\n')[0]
     ?.trim()
     // A message may quote a URL with its API key: redact every URL in it.
