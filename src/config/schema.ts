@@ -127,6 +127,34 @@ export const configSchema = z.object({
         .prefault(() => process.env.KASSA_METRICS_TOKEN || null),
     })
     .prefault({}),
+  /** The operator's dashboard (docs/dashboard.md). */
+  admin: z
+    .object({
+      /**
+       * Where the dashboard is served: `off`, or `api-port` (under /admin on the API's own port, so
+       * put it behind TLS and a firewall). It belongs on the admin listener once that exists.
+       */
+      dashboard: z.enum(['off', 'api-port']).default('off'),
+      /** A session ends this many hours after sign-in, whatever its activity. */
+      sessionHours: z
+        .number()
+        .positive()
+        .max(24 * 30)
+        .default(12),
+      /** ... and after this many minutes without a request. */
+      idleMinutes: z.number().positive().default(30),
+      /** Sign-in attempts one client address may make in a window (right or wrong). */
+      signInPerAddress: z
+        .object({ limit: z.number().int().positive(), windowSeconds: z.number().positive() })
+        .default({ limit: 10, windowSeconds: 900 }),
+      /** Wrong passwords (or codes) in a row after which an account is locked for `lockSeconds`. */
+      signInPerAccount: z
+        .object({ failures: z.number().int().positive(), lockSeconds: z.number().int().positive() })
+        .default({ failures: 5, lockSeconds: 900 }),
+      /** The overview warns when a hot wallet's native coin pays fewer than this many payouts' fees. */
+      lowFeePayouts: z.number().int().min(0).default(10),
+    })
+    .prefault({}),
   chains: z.object(
     Object.fromEntries(CHAINS.map((c) => [c, chainSchema])) as Record<
       (typeof CHAINS)[number],
