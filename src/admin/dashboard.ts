@@ -198,6 +198,18 @@ export function createAdminDashboard(deps: AdminDeps, options: { basePath: strin
   return dash;
 }
 
+/**
+ * The dashboard as a route group of the HTTP app (http/app.ts `extraRoutes`), mounted at
+ * `basePath`: how `kassa start` and `kassa api` serve it when `admin.dashboard` is `api-port`.
+ */
+export function dashboardRouteGroup(basePath = '/admin'): (ctx: { deps: AdminDeps }) => Hono {
+  return (ctx) => {
+    const app = new Hono();
+    mountAdminDashboard(app, ctx.deps, { basePath });
+    return app;
+  };
+}
+
 /** Mounts the dashboard on `app` at `basePath` (default `/admin`). */
 export function mountAdminDashboard(app: Hono, deps: AdminDeps, options: { basePath?: string } = {}): void {
   const basePath = options.basePath ?? '/admin';

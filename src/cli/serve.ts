@@ -10,12 +10,21 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-/** Starts the HTTP API on the configured host and port, with the deposit address pool kept warm. */
+/**
+ * Starts the HTTP API on the configured host and port, with the deposit address pool kept warm, and
+ * the operator dashboard under /admin when `admin.dashboard` is `api-port`.
+ */
 export async function startApiServer(
   deps: Deps,
   options: { extraRoutes?: RouteGroup[]; addressPool?: number } = {},
 ): Promise<ApiServer> {
-  const app = createApp(deps, { extraRoutes: options.extraRoutes });
+  const extraRoutes = [...(options.extraRoutes ?? [])];
+  if (deps.config.admin.dashboard === 'api-port') {
+    // Loaded only when asked for, so a server without it carries none of its code.
+    const { dashboardRouteGroup } = await import('../admin/dashboard.ts');
+    extraRoutes.push(dashboardRouteGroup('/admin') as RouteGroup);
+  }
+  const app = createApp(deps, { extraRoutes });
   const pool = startAddressPoolLoop(deps, options.addressPool ?? 200, ['evm', 'tron', 'sui']);
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: deps.config.port, hostname: deps.config.host }, () =>
@@ -27,6 +36,11 @@ export async function startApiServer(
   const port = typeof address === 'object' && address ? address.port : deps.config.port;
   const host = deps.config.host === '0.0.0.0' ? '127.0.0.1' : deps.config.host;
   deps.logger.info({ port, host: deps.config.host, baseUrl: deps.config.baseUrl }, 'api listening');
+  if (deps.config.admin.dashboard === 'api-port')
+    deps.logger.warn(
+      { path: '/admin', port },
+      'the operator dashboard is served on the API port: keep it behind TLS and restrict who can reach /admin',
+    );
   return {
     url: `http://${host}:${port}`,
     port,
