@@ -8,7 +8,7 @@
 export const LIVE_SCRIPT = `
 (function () {
   var live = document.getElementById('live');
-  if (!live || !window.fetch || !window.DOMParser) return;
+  if (!live || !window.fetch || !('content' in document.createElement('template'))) return;
   var stopped = false;
   function every() { return Number(live.getAttribute('data-every') || '0') * 1000; }
   function later() { if (!stopped && every() > 0) setTimeout(tick, every()); }
@@ -21,7 +21,10 @@ export const LIVE_SCRIPT = `
       })
       .then(function (html) {
         if (!html) return;
-        var next = new DOMParser().parseFromString(html, 'text/html').getElementById('live');
+        // A <template> parses without applying anything (its styles stay inert under the CSP).
+        var box = document.createElement('template');
+        box.innerHTML = html;
+        var next = box.content.getElementById('live');
         if (!next) return;
         var focus = document.activeElement;
         if (focus && focus !== document.body && live.contains(focus)) return;
