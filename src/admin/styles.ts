@@ -85,7 +85,8 @@ button.danger{background:var(--bad);border-color:var(--bad)}
 .signin{max-width:24rem;margin:3rem auto}
 .signin form{display:grid;gap:.75rem}
 ol.timeline{list-style:none;margin:0;padding:0}
-ol.timeline li{display:grid;grid-template-columns:11.5rem 1fr;gap:.75rem;padding:.375rem 0;border-bottom:1px solid var(--line)}
+ol.timeline li{display:grid;grid-template-columns:max-content 1fr;gap:.75rem;padding:.375rem 0;border-bottom:1px solid var(--line)}
+ol.timeline time{white-space:nowrap}
 .attempts{margin:.25rem 0 .5rem}
 .event{border:1px solid var(--line);border-radius:8px;padding:.625rem .75rem;margin:0 0 .75rem}
 .event header{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;justify-content:space-between}
@@ -99,7 +100,7 @@ main{padding:.75rem}
 table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 table.stack,table.stack tbody,table.stack tr,table.stack td{display:block;width:100%}
 table.stack tr{border:1px solid var(--line);border-radius:8px;margin:0 0 .625rem;padding:.25rem .625rem;background:#fff}
-table.stack td{border:0;padding:.25rem 0;display:grid;grid-template-columns:7.5rem 1fr;gap:.5rem;text-align:left}
+table.stack td{border:0;padding:.25rem 0;display:grid;grid-template-columns:7.5rem minmax(0,1fr);gap:.5rem;text-align:left}
 table.stack td::before{content:attr(data-label);color:var(--muted);font-size:.8125rem}
 table.stack td.num{text-align:left}
 ol.timeline li{grid-template-columns:1fr;gap:0}

@@ -34,7 +34,7 @@ export function Hash({ value, href }: { value: string | null | undefined; href?:
 export function Td(props: { label: string; children?: Child; num?: boolean }) {
   return (
     <td data-label={props.label} class={props.num ? 'num' : undefined}>
-      {props.children}
+      <div>{props.children}</div>
     </td>
   );
 }

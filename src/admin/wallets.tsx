@@ -79,7 +79,9 @@ export function WalletsTable(props: {
                 <Td label={t.covers} num>
                   {w.payoutsCovered === null
                     ? '—'
-                    : fill(t.payouts, { n: w.payoutsCovered.toLocaleString('en') })}
+                    : fill(t.payouts, {
+                        n: w.payoutsCovered > 10_000 ? '10,000+' : w.payoutsCovered.toLocaleString('en'),
+                      })}
                 </Td>
               </tr>
             ))}
