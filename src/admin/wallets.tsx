@@ -3,16 +3,15 @@ import type { HotWalletHealth } from '../services/hot-wallet-health.ts';
 import { Badge, Hash, Td } from './ui.tsx';
 import { fill, type View } from './view.ts';
 
-/** How long a page waits for a fresh read of the hot wallets before it shows what it has. */
+/** How long a page waits for a fresh computation before it shows what it has. */
 const WAIT_MS = 1500;
 
 /**
- * The hot wallets as last read from the chains: a fresh read is started when the stored one is
- * old, and the page waits for it at most WAIT_MS (a slow or dead node never holds the page).
+ * A cached value for a page: a fresh computation is started when the stored one is old, and the
+ * page waits for it at most WAIT_MS (a slow node or a large table never holds the page); then the
+ * last value, however old, or null when there is none yet.
  */
-export async function readWallets(
-  cache: SharedCache<HotWalletHealth[]> | null,
-): Promise<{ at: number; data: HotWalletHealth[] } | null> {
+export async function readWithin<T>(cache: SharedCache<T> | null): Promise<{ at: number; data: T } | null> {
   if (!cache) return null;
   const fresh = cache.get();
   fresh.catch(() => {});

@@ -1,4 +1,8 @@
-import { finalTransfersSlice } from '../db/repositories/transfer-totals.ts';
+import {
+  type FinalTransferRow,
+  finalTransfersSlice,
+  type SliceCursor,
+} from '../db/repositories/transfer-totals.ts';
 import { formatAmount } from '../domain/money.ts';
 import { nextTurn } from '../lib/next-turn.ts';
 import type { Deps } from './deps.ts';
@@ -15,12 +19,13 @@ export interface DepositTotal {
   transfers: number;
 }
 
-const SLICE = 5_000;
+/** Rows read per slice (about 10 ms here); between slices the event loop serves other requests. */
+const SLICE = 1_000;
 
 /**
  * Adds up every final transfer to a deposit address by chain and token (and the unattributed part):
  * since Kassa does not sweep yet, this is what the deposit addresses hold by its records. Reads the
- * transfers in slices of 5,000, yielding to the event loop between slices.
+ * transfers in slices of 1,000 rows in storage order, yielding to the event loop between slices.
  */
 export async function depositTotals(deps: Pick<Deps, 'db' | 'config'>): Promise<DepositTotal[]> {
   const tokens = await listTokens(deps);
@@ -28,10 +33,13 @@ export async function depositTotals(deps: Pick<Deps, 'db' | 'config'>): Promise<
     string,
     { chain: string; symbol: string; contract: string | null; all: bigint; un: bigint; n: number }
   >();
-  let afterId: string | null = null;
+  let after: SliceCursor | null = null;
   for (;;) {
-    const rows = await finalTransfersSlice(deps.db, { afterId, limit: SLICE });
-    for (const r of rows) {
+    const slice: { rows: FinalTransferRow[]; next: SliceCursor | null } = await finalTransfersSlice(deps.db, {
+      after,
+      limit: SLICE,
+    });
+    for (const r of slice.rows) {
       const key = `${r.chain}|${r.symbol}|${r.tokenContract ?? ''}`;
       const s = sums.get(key) ?? {
         chain: r.chain,
@@ -46,9 +54,8 @@ export async function depositTotals(deps: Pick<Deps, 'db' | 'config'>): Promise<
       s.n++;
       sums.set(key, s);
     }
-    const last = rows[rows.length - 1];
-    if (rows.length < SLICE || !last) break;
-    afterId = last.id;
+    if (slice.next === null) break;
+    after = slice.next;
     await nextTurn();
   }
   return [...sums.values()]

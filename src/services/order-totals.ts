@@ -23,8 +23,8 @@ export interface TotalsRow {
   successRate: number | null;
 }
 
-/** Orders read per slice; between slices the event loop serves other requests. */
-const SLICE = 5_000;
+/** Orders read per slice (10-30 ms here); between slices the event loop serves other requests. */
+const SLICE = 1_000;
 const DAY_MS = 86_400_000;
 
 /** When each period starts, for a given now: today from 00:00 UTC, the others as rolling windows. */
@@ -43,7 +43,7 @@ interface Sum {
 /**
  * Collections and payouts of the last 30 days by period, type, chain and token: count, successes,
  * success rate and the money of the successful ones (sums of base units as bigint, exact). Reads
- * the orders in slices of 5,000 through the creation-time index and yields to the event loop
+ * the orders in slices of 1,000 through the creation-time index and yields to the event loop
  * between slices, so the merchant API in the same process keeps answering while a large table is
  * added up.
  */

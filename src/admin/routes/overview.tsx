@@ -5,7 +5,7 @@ import { type AdminContext, type AdminEnv, TOTALS_TTL_MS, viewOf } from '../cont
 import { Layout, toHtml } from '../layout.tsx';
 import { Badge, Td } from '../ui.tsx';
 import { fill, utc } from '../view.ts';
-import { readWallets, WalletsTable } from '../wallets.tsx';
+import { readWithin, WalletsTable } from '../wallets.tsx';
 
 const sum = (o: Partial<Record<string, number>>, keys: string[]) => keys.reduce((n, k) => n + (o[k] ?? 0), 0);
 
@@ -23,14 +23,14 @@ export function overviewRoutes(ctx: AdminContext) {
     const period: Period = (PERIODS as readonly string[]).includes(asked ?? '') ? (asked as Period) : 'today';
     const [now, totals, wallets] = await Promise.all([
       overviewNow(ctx.deps),
-      ctx.totals.get(),
-      readWallets(ctx.wallets),
+      readWithin(ctx.totals),
+      readWithin(ctx.wallets),
     ]);
     const openCollections = sum(now.open.collections, ['INIT', 'PENDING', 'PENDING_CONFIRMATION']);
     const queued = now.open.payouts.INIT ?? 0;
     const sent = sum(now.open.payouts, ['PENDING', 'PENDING_CONFIRMATION']);
     const behind = now.chains.filter((ch) => !ch.ready).length;
-    const rows = totals.data[period];
+    const rows = totals?.data[period] ?? [];
     const pct = (r: number | null) => (r === null ? v.t.dash : `${(Math.floor(r * 1000) / 10).toFixed(1)} %`);
     const periodHref = (p: Period) => `${v.base || '/'}?period=${p}`;
     return c.html(
@@ -126,7 +126,9 @@ export function overviewRoutes(ctx: AdminContext) {
                   </a>
                 ))}
               </nav>
-              {rows.length === 0 ? (
+              {!totals ? (
+                <p class="note">{t.counting}</p>
+              ) : rows.length === 0 ? (
                 <p class="note">{t.noOrders}</p>
               ) : (
                 <div class="scroll">
@@ -166,7 +168,9 @@ export function overviewRoutes(ctx: AdminContext) {
                   </table>
                 </div>
               )}
-              <p class="note">{fill(t.asOf, { time: utc(totals.at), seconds: TOTALS_TTL_MS / 1000 })}</p>
+              {totals ? (
+                <p class="note">{fill(t.asOf, { time: utc(totals.at), seconds: TOTALS_TTL_MS / 1000 })}</p>
+              ) : null}
             </section>
           </div>
         </Layout>,
