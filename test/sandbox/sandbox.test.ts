@@ -13,6 +13,7 @@ import { freePort, kassa, spawnKassa } from '../helpers/cli.ts';
 const dataDir = mkdtempSync(join(tmpdir(), 'kassa-sandbox-'));
 let sandbox: ChildProcess | null = null;
 let port = 0;
+let sandboxOutput: () => string = () => '';
 
 afterAll(() => {
   sandbox?.kill('SIGKILL');
@@ -45,12 +46,30 @@ describe('kassa sandbox + kassa demo', () => {
 
   it('starts the devnets, prints the demo merchant’s secrets once and a curl command', async () => {
     const { output } = await startSandbox();
+    sandboxOutput = output;
     const text = output();
     expect(text).toMatch(/ready in [\d.]+ s/);
     expect(text).toContain('token:');
     expect(text).toContain('openssl dgst -sha256 -hmac');
     merchantId = /merchant: {2}(mch_\w+)/.exec(text)?.[1] ?? '';
     expect(merchantId).toMatch(/^mch_/);
+  });
+
+  it('serves the dashboard at /admin, where the sandbox user it printed signs in', async () => {
+    const [, url, email, password] =
+      /dashboard: (\S+) \(sign in as (\S+), password (\S+)\)/.exec(sandboxOutput()) ?? [];
+    expect(url).toBe(`http://localhost:${port}/admin`);
+    const base = `http://127.0.0.1:${port}`;
+    const form = await fetch(`${base}/admin/login`);
+    const pre = (form.headers.getSetCookie()[0] as string).split(';')[0] as string;
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] as string;
+    const signIn = await fetch(`${base}/admin/login`, {
+      method: 'POST',
+      headers: { cookie: pre, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf, email: email as string, password: password as string }),
+      redirect: 'manual',
+    });
+    expect(signIn.status).toBe(303);
   });
 
   it('runs the demo to SUCCESS for the collection and the payout, with verified webhooks', () => {
