@@ -25,6 +25,7 @@ export interface SignInClient {
 /** What a right password (or code) gives: the cookie token and whether a code is still needed. */
 export interface SignInResult {
   token: string;
+  userId: string;
   stage: 'password' | 'full';
   expiresAt: number;
 }
@@ -96,7 +97,7 @@ export async function signInWithPassword(
     userAgent: client.userAgent,
   });
   await startAdminSession(deps.db, { session, now, clearFailures: stage === 'full' });
-  return { token, stage, expiresAt: session.expiresAt };
+  return { token, userId: user.id, stage, expiresAt: session.expiresAt };
 }
 
 /**
@@ -143,5 +144,5 @@ export async function signInWithCode(
     now,
   });
   if (!taken) throw new AdminAuthError('code');
-  return { token, stage: 'full', expiresAt: session.expiresAt };
+  return { token, userId: user.id, stage: 'full', expiresAt: session.expiresAt };
 }

@@ -214,6 +214,7 @@ export function signInRoutes(ctx: AdminContext) {
       try {
         const result = await signInWithCode(deps, { token, code: await field(c, 'code') }, client(c));
         setSessionCookie(c, result.token, result.expiresAt, deps.clock.now(), base || '/', trust);
+        deps.logger.info({ userId: result.userId }, 'dashboard sign-in (with a second factor)');
         return c.redirect(next, 303);
       } catch (error) {
         if (!(error instanceof AdminAuthError)) throw error;
@@ -240,6 +241,7 @@ export function signInRoutes(ctx: AdminContext) {
       viewOf(c);
       const token = c.get('token');
       if (token) await signOut(deps, token);
+      deps.logger.info({ admin: viewOf(c).session.email }, 'dashboard sign-out');
       clearSessionCookie(c, base || '/', trust);
       return c.redirect(`${base}/login?out=1`, 303);
     });
