@@ -114,7 +114,7 @@ try {
   ];
   const stats = (xs: number[]) => {
     const sorted = [...xs].sort((a, b) => a - b);
-    const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
+    const at = (p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] as number;
     return {
       p50: +at(0.5).toFixed(1),
       p95: +at(0.95).toFixed(1),
