@@ -1,6 +1,6 @@
 import type { Child } from 'hono/jsx';
 import { Csrf } from './layout.tsx';
-import { short, utc, type View } from './view.ts';
+import { fill, short, utc, type View } from './view.ts';
 
 /** A status as a coloured badge (colour from `data-s`, text from the strings). */
 export function Badge({ s, label }: { s: string; label?: string }) {
@@ -104,4 +104,54 @@ export function Done({ v, done }: { v: View; done: string | undefined }) {
       {text}
     </p>
   ) : null;
+}
+
+/**
+ * Paging of a newest-first list: how many are shown, a link back to the newest page when this is
+ * not it, and "Older" (or, when the page stopped early on a rare filter, "Look further back") with
+ * the next page's cursor. `path` is the list's address and `keep` its filters.
+ */
+export function Pager(props: {
+  v: View;
+  path: string;
+  keep: URLSearchParams;
+  shown: number;
+  after: string | undefined;
+  next: string | null;
+  partial: boolean;
+}) {
+  const { v, keep } = props;
+  const first = `${props.path}?${keep.toString()}`;
+  const older = props.next
+    ? `${props.path}?${keep.toString()}${keep.size ? '&' : ''}after=${encodeURIComponent(props.next)}`
+    : null;
+  return (
+    <nav class="pager">
+      <span>{fill(v.t.showing, { n: props.shown })}</span>
+      {props.after ? <a href={first}>{v.t.first}</a> : null}
+      {older ? (
+        <a href={older} rel="next" class="button quiet">
+          {props.partial ? v.t.lookFurther : v.t.older} →
+        </a>
+      ) : null}
+    </nav>
+  );
+}
+
+/** The field of a 6-digit TOTP code, as authenticator apps and phone keyboards expect it. */
+export function CodeField(props: { id: string; label: string }) {
+  return (
+    <>
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        name="code"
+        inputmode="numeric"
+        autocomplete="one-time-code"
+        pattern="[0-9 ]{6,7}"
+        maxlength={7}
+        required
+      />
+    </>
+  );
 }

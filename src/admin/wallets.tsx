@@ -91,3 +91,18 @@ export function WalletsTable(props: {
     </>
   );
 }
+
+/** The hot-wallet section of a page (overview, money). */
+export function WalletsSection(props: {
+  v: View;
+  wallets: { at: number; data: HotWalletHealth[] } | null;
+  connected: boolean;
+}) {
+  return (
+    <section class="card">
+      <h2>{props.v.t.wallets.title}</h2>
+      <p class="note">{props.v.t.wallets.help}</p>
+      <WalletsTable v={props.v} wallets={props.wallets} connected={props.connected} />
+    </section>
+  );
+}

@@ -12,28 +12,10 @@ import {
 import { type AdminContext, type AdminEnv, field, viewOf } from '../context.ts';
 import { Csrf, Layout, toHtml } from '../layout.tsx';
 import { clearSessionCookie } from '../security.ts';
-import { ActionButton, Done, Td, Time } from '../ui.tsx';
+import { ActionButton, CodeField, Done, Td, Time } from '../ui.tsx';
 import type { View } from '../view.ts';
 
 type AccountView = View & { session: NonNullable<View['session']>; csrf: string };
-
-function CodeField({ v, label }: { v: View; label: string }) {
-  return (
-    <>
-      <label for="totp-code">{label}</label>
-      <input
-        id="totp-code"
-        name="code"
-        inputmode="numeric"
-        autocomplete="one-time-code"
-        pattern="[0-9 ]{6,7}"
-        maxlength={7}
-        required
-      />
-      <span class="sr-only">{v.t.signIn.codeHelp}</span>
-    </>
-  );
-}
 
 function AccountPage(props: {
   v: AccountView;
@@ -68,7 +50,7 @@ function AccountPage(props: {
         {s.totpOn ? (
           <form method="post" action={`${v.base}/account/totp/off`} class="inline">
             <Csrf v={v} />
-            <CodeField v={v} label={t.turnOffHelp} />
+            <CodeField id="totp-code" label={t.turnOffHelp} />
             <button type="submit" class="quiet">
               {t.turnOff}
             </button>
@@ -90,7 +72,7 @@ function AccountPage(props: {
             </p>
             <form method="post" action={`${v.base}/account/totp/confirm`} class="inline">
               <Csrf v={v} />
-              <CodeField v={v} label={v.t.signIn.code} />
+              <CodeField id="totp-code" label={v.t.signIn.code} />
               <button type="submit">{t.confirm}</button>
             </form>
           </>

@@ -3,7 +3,7 @@ import { type AdminContext, type AdminEnv, TOTALS_TTL_MS, viewOf } from '../cont
 import { Layout, toHtml } from '../layout.tsx';
 import { NotYet, Td } from '../ui.tsx';
 import { fill, utc } from '../view.ts';
-import { readWithin, WalletsTable } from '../wallets.tsx';
+import { readWithin, WalletsSection } from '../wallets.tsx';
 
 /**
  * GET /money → where the money is: the hot wallets (read from the chains), what arrived on the
@@ -26,11 +26,7 @@ export function moneyRoutes(ctx: AdminContext) {
               <h2>{t.ledger}</h2>
               <NotYet>{t.ledgerNotYet}</NotYet>
             </section>
-            <section class="card">
-              <h2>{v.t.wallets.title}</h2>
-              <p class="note">{v.t.wallets.help}</p>
-              <WalletsTable v={v} wallets={wallets} connected={ctx.wallets !== null} />
-            </section>
+            <WalletsSection v={v} wallets={wallets} connected={ctx.wallets !== null} />
             <section class="card">
               <h2>{t.deposits}</h2>
               <p class="note">{t.depositsHelp}</p>

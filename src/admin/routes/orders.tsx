@@ -6,7 +6,7 @@ import { listTokens } from '../../services/resolve-token.ts';
 import { type OrdersQuery, searchOrders } from '../../services/search-orders.ts';
 import { type AdminContext, type AdminEnv, queryOf, viewOf } from '../context.ts';
 import { Layout, toHtml } from '../layout.tsx';
-import { Badge, Hash, Select, Td, Time } from '../ui.tsx';
+import { Badge, Hash, Pager, Select, Td, Time } from '../ui.tsx';
 import { fill, utc } from '../view.ts';
 
 const FIELDS = ['q', 'merchant', 'type', 'chain', 'symbol', 'status', 'from', 'to'] as const;
@@ -31,9 +31,6 @@ export function ordersRoutes(ctx: AdminContext) {
     ]);
     const keep = new URLSearchParams();
     for (const k of FIELDS) if (query[k]) keep.set(k, query[k] as string);
-    const olderHref = result.next
-      ? `${v.base}/orders?${keep.toString()}${keep.size ? '&' : ''}after=${encodeURIComponent(result.next)}`
-      : null;
     const symbols = [...new Set(tokens.map((x) => x.symbol.toUpperCase()))].sort();
     const statusOptions = [
       {
@@ -167,15 +164,15 @@ export function ordersRoutes(ctx: AdminContext) {
             {result.partial && result.lookedBackTo !== null ? (
               <p class="notice warn">{fill(v.t.partial, { time: utc(result.lookedBackTo) })}</p>
             ) : null}
-            <nav class="pager" aria-label={t.title}>
-              <span>{fill(v.t.showing, { n: result.orders.length })}</span>
-              {query.after ? <a href={`${v.base}/orders?${keep.toString()}`}>{v.t.first}</a> : null}
-              {olderHref ? (
-                <a href={olderHref} rel="next" class="button quiet">
-                  {result.partial ? v.t.lookFurther : v.t.older} →
-                </a>
-              ) : null}
-            </nav>
+            <Pager
+              v={v}
+              path={`${v.base}/orders`}
+              keep={keep}
+              shown={result.orders.length}
+              after={query.after}
+              next={result.next}
+              partial={result.partial}
+            />
           </section>
         </Layout>,
       ),

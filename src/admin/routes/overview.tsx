@@ -5,7 +5,7 @@ import { type AdminContext, type AdminEnv, TOTALS_TTL_MS, viewOf } from '../cont
 import { Layout, toHtml } from '../layout.tsx';
 import { Badge, Td } from '../ui.tsx';
 import { fill, utc } from '../view.ts';
-import { readWithin, WalletsTable } from '../wallets.tsx';
+import { readWithin, WalletsSection } from '../wallets.tsx';
 
 const sum = (o: Partial<Record<string, number>>, keys: string[]) => keys.reduce((n, k) => n + (o[k] ?? 0), 0);
 
@@ -112,11 +112,7 @@ export function overviewRoutes(ctx: AdminContext) {
                 </div>
               )}
             </section>
-            <section class="card">
-              <h2>{v.t.wallets.title}</h2>
-              <p class="note">{v.t.wallets.help}</p>
-              <WalletsTable v={v} wallets={wallets} connected={ctx.wallets !== null} />
-            </section>
+            <WalletsSection v={v} wallets={wallets} connected={ctx.wallets !== null} />
             <section class="card" id="totals">
               <h2>{t.totals}</h2>
               <nav class="periods" aria-label={t.totals}>

@@ -18,6 +18,7 @@ import {
   sessionToken,
   setSessionCookie,
 } from '../security.ts';
+import { CodeField } from '../ui.tsx';
 import { fill, type View } from '../view.ts';
 
 /** Where to go after signing in: a path inside the dashboard only (never another site). */
@@ -96,16 +97,7 @@ function CodeForm(props: { v: View; csrf: string; next: string; message?: string
             <input type="hidden" name="csrf" value={props.csrf} />
             <input type="hidden" name="next" value={props.next} />
             <div>
-              <label for="code">{t.code}</label>
-              <input
-                id="code"
-                name="code"
-                inputmode="numeric"
-                autocomplete="one-time-code"
-                pattern="[0-9 ]{6,7}"
-                maxlength={7}
-                required
-              />
+              <CodeField id="code" label={t.code} />
             </div>
             <button type="submit">{t.codeSubmit}</button>
           </form>

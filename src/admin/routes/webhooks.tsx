@@ -5,7 +5,7 @@ import { describeMerchants } from '../../services/manage-merchants.ts';
 import { resendWebhook } from '../../services/resend-webhook.ts';
 import { type AdminContext, type AdminEnv, field, queryOf, requireAdmin, viewOf } from '../context.ts';
 import { Layout, toHtml } from '../layout.tsx';
-import { ActionButton, Badge, Done, Select, Td, Time } from '../ui.tsx';
+import { ActionButton, Badge, Done, Pager, Select, Td, Time } from '../ui.tsx';
 import { fill, utc } from '../view.ts';
 
 const FIELDS = ['status', 'merchant', 'type'] as const;
@@ -144,19 +144,15 @@ export function webhooksRoutes(ctx: AdminContext) {
                   {fill(v.t.partialEvents, { time: utc(Number(result.next.split('.')[0])) })}
                 </p>
               ) : null}
-              <nav class="pager">
-                <span>{fill(v.t.showing, { n: result.events.length })}</span>
-                {query.after ? <a href={`${v.base}/webhooks?${keep.toString()}`}>{v.t.first}</a> : null}
-                {result.next ? (
-                  <a
-                    class="button quiet"
-                    rel="next"
-                    href={`${v.base}/webhooks?${keep.toString()}${keep.size ? '&' : ''}after=${encodeURIComponent(result.next)}`}
-                  >
-                    {result.partial ? v.t.lookFurther : v.t.older} →
-                  </a>
-                ) : null}
-              </nav>
+              <Pager
+                v={v}
+                path={`${v.base}/webhooks`}
+                keep={keep}
+                shown={result.events.length}
+                after={query.after}
+                next={result.next}
+                partial={result.partial}
+              />
             </section>
           </Layout>,
         ),
