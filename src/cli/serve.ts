@@ -36,7 +36,8 @@ export async function startApiServer(
   const port = typeof address === 'object' && address ? address.port : deps.config.port;
   const host = deps.config.host === '0.0.0.0' ? '127.0.0.1' : deps.config.host;
   deps.logger.info({ port, host: deps.config.host, baseUrl: deps.config.baseUrl }, 'api listening');
-  if (deps.config.admin.dashboard === 'api-port')
+  const loopback = ['127.0.0.1', '::1', 'localhost'].includes(deps.config.host);
+  if (deps.config.admin.dashboard === 'api-port' && !loopback)
     deps.logger.warn(
       { path: '/admin', port },
       'the operator dashboard is served on the API port: keep it behind TLS and restrict who can reach /admin',
