@@ -18,8 +18,11 @@ const USAGE = `Usage: kassa <command> [options]
   webhooks list [--order ID] [--merchant ID] [--failed] [--json] | resend EVENT_ID | test --merchant ID
   wallets [--json]           hot wallet of each chain and its balances (fund these for payouts)
   deposits unattributed [--chain C] [--json]   payments no order took (late, wrong token)
+  admin create-user --email E [--role admin|viewer] --password-stdin   a dashboard user (password on stdin)
+  admin users | set-password --email E --password-stdin | reset-totp --email E | remove-user --email E
 
-Every command takes --config FILE (JSON or TS, merged over wrangler-free.config.ts).
+Every command takes --config FILE (JSON or TS, merged over wrangler-free.config.ts); commands log
+only errors unless --verbose or --log-level L (or KASSA_LOG_LEVEL) asks for more.
 Secrets come from the environment: KASSA_MNEMONIC(_FILE), KASSA_MASTER_KEY(_FILE).`;
 
 const OPTIONS = {
@@ -42,6 +45,10 @@ const OPTIONS = {
   out: { type: 'string' },
   amount: { type: 'string' },
   'log-level': { type: 'string' },
+  verbose: { type: 'boolean' },
+  email: { type: 'string' },
+  role: { type: 'string' },
+  'password-stdin': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -90,6 +97,9 @@ export async function main(argv: string[]): Promise<void> {
         return;
       case 'token':
         await (await import('./cli/token.ts')).tokenCommand(rest, flags);
+        return;
+      case 'admin':
+        await (await import('./cli/admin.ts')).adminCommand(rest, flags);
         return;
       case 'webhooks':
         await (await import('./cli/webhooks.ts')).webhooksCommand(rest, flags);

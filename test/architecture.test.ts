@@ -63,6 +63,19 @@ describe('import arrows', () => {
     ).toEqual([]);
   });
 
+  it('the dashboard, like http, reaches data only through services', () => {
+    expect(sources('src/admin').length).toBeGreaterThan(5);
+    expect(
+      violations(
+        sources('src/admin'),
+        (s) =>
+          s.startsWith('src/db/') ||
+          s.startsWith('src/chains/') ||
+          /^(drizzle-orm|better-sqlite3)(\/|$)/.test(s),
+      ),
+    ).toEqual([]);
+  });
+
   it('chain SDKs appear only inside their adapter folder or the devnet that fakes their chain', () => {
     const allowed: Record<string, RegExp> = {
       viem: /^src\/(chains\/evm|devnet\/evm)\//,

@@ -6,7 +6,7 @@ import {
   rotateMerchantToken,
   setMerchantCallback,
 } from '../services/manage-merchants.ts';
-import { printJson, printTable, UsageError } from './output.ts';
+import { commandLogger, printJson, printTable, UsageError } from './output.ts';
 
 /** `kassa merchant create|list|rotate-token|set-callback|disable`. */
 export async function merchantCommand(
@@ -18,6 +18,7 @@ export async function merchantCommand(
     configFile: flags.config as string | undefined,
     need: { masterKey: true },
     logTo: 2,
+    logger: commandLogger(flags),
   });
   try {
     switch (sub) {

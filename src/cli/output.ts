@@ -1,3 +1,5 @@
+import { createLogger, type Logger } from '../lib/logger.ts';
+
 /** Writes one JSON value on stdout (the data channel of CLI commands). */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -18,3 +20,17 @@ export function printTable(rows: Record<string, unknown>[]): void {
 
 /** A usage error: the message goes to stderr with exit code 2. */
 export class UsageError extends Error {}
+
+/**
+ * The logger of a command run by a person (not a server): JSON logs on stderr only for errors, so
+ * retries and progress do not bury the answer, unless `--verbose` (debug), `--log-level L` or
+ * KASSA_LOG_LEVEL asks for more.
+ */
+export function commandLogger(
+  flags: Record<string, string | boolean | undefined>,
+  env: Record<string, string | undefined> = process.env,
+): Logger {
+  const asked = typeof flags['log-level'] === 'string' ? flags['log-level'] : undefined;
+  const level = asked ?? (flags.verbose ? 'debug' : env.KASSA_LOG_LEVEL || 'error');
+  return createLogger({ level, destination: 2 });
+}

@@ -11,6 +11,7 @@ import { SANDBOX_CUSTOMER, type SandboxChain, startSandboxChains } from '../devn
 import { EVM_CHAINS } from '../domain/chains.ts';
 import { createKeyRing } from '../keys/key-ring.ts';
 import { createLogger } from '../lib/logger.ts';
+import { createAdminUser, describeAdminUsers, removeAdminUser } from '../services/admin-accounts.ts';
 import { createMerchant, describeMerchants } from '../services/manage-merchants.ts';
 import { resetChainCheckpoint } from '../services/reset-chain-checkpoint.ts';
 import { UsageError } from './output.ts';
@@ -24,6 +25,8 @@ export interface SandboxInfo {
   merchant: { merchantId: string; token: string; webhookSecret: string };
   chains: Record<string, SandboxChain>;
   customer: typeof SANDBOX_CUSTOMER;
+  /** The dashboard at `<admin listener>/admin` and its sandbox user. */
+  dashboard?: { url: string; email: string; password: string };
 }
 
 function writePrivate(path: string, text: string): void {
@@ -54,8 +57,10 @@ function sandboxPort(flag: string | undefined, env: string | undefined): number 
 
 /**
  * `kassa sandbox`: Kassa on local devnets for a first try — anvil for the EVM chains with test USDT
- * and USDC, the fake TRON and Sui nodes, SQLite in `./data`, a demo merchant, API and worker in one
- * process on port 8180. Restarting keeps the database and the EVM chains; Ctrl-C stops everything.
+ * and USDC, the fake TRON and Sui nodes, SQLite in `./data`, a demo merchant, the dashboard at /admin
+ * of the admin listener with a sandbox user, API and worker in one process on port 8180 (127.0.0.1
+ * only). Restarting
+ * keeps the database and the EVM chains; Ctrl-C stops everything.
  */
 export async function sandboxCommand(flags: Record<string, string | boolean | undefined>): Promise<void> {
   const started = performance.now();
@@ -114,16 +119,28 @@ export async function sandboxCommand(flags: Record<string, string | boolean | un
     merchant = { merchantId: created.merchantId, token: created.token, webhookSecret: created.webhookSecret };
     fresh = true;
   }
+  let dashboard = previous?.dashboard;
+  if (!dashboard || !(await describeAdminUsers(rt)).some((u) => u.email === dashboard?.email)) {
+    dashboard = {
+      url: '',
+      email: 'admin@sandbox.local',
+      password: randomBytes(12).toString('base64url'),
+    };
+    await removeAdminUser(rt, dashboard.email).catch(() => {});
+    await createAdminUser(rt, { email: dashboard.email, role: 'admin', password: dashboard.password });
+  }
+  const api = await startApiServer(rt, { addressPool: 20 });
   const info: SandboxInfo = {
     apiUrl: baseUrl,
     webhookUrl,
     merchant,
     chains: chains.chains,
     customer: SANDBOX_CUSTOMER,
+    // on the admin listener (127.0.0.1, KASSA_ADMIN_PORT), like every operator's dashboard
+    dashboard: { ...dashboard, url: `${api.adminUrl}/admin` },
   };
   writePrivate(infoFile, `${JSON.stringify(info, null, 2)}\n`);
 
-  const api = await startApiServer(rt, { addressPool: 20 });
   const worker = await startWorker(rt, [chainJobs(rt.adapters, rt.health), webhookJobs]);
   onShutdown(async () => {
     await api.close();
@@ -145,6 +162,11 @@ function banner(input: { info: SandboxInfo; fresh: boolean; seconds: string; dat
       .map(([c, x]) => `${c} ${x.rpc}`)
       .join('\n             ')}`,
     `  merchant:  ${info.merchant.merchantId} (V3), webhooks to ${info.webhookUrl}`,
+    ...(info.dashboard
+      ? [
+          `  dashboard: ${info.dashboard.url} (sign in as ${info.dashboard.email}, password ${info.dashboard.password})`,
+        ]
+      : []),
   ];
   if (input.fresh) {
     lines.push(

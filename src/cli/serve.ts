@@ -44,19 +44,29 @@ async function listen(app: Hono, host: string, port: number): Promise<Listener> 
 
 /**
  * Starts the HTTP API on the configured host and port and the admin listener on `admin.host` and
- * `admin.port` (127.0.0.1:9180 by default), with the deposit address pool kept warm. If either
- * cannot listen, neither stays open and the error is thrown.
+ * `admin.port` (127.0.0.1:9180 by default) with the operator dashboard under /admin (unless
+ * `admin.dashboard` is `off`; `api-port` serves it on the public port too), with the deposit
+ * address pool kept warm. If either cannot listen, neither stays open and the error is thrown.
  */
 export async function startApiServer(
   deps: Deps,
   options: { extraRoutes?: RouteGroup[]; adminRoutes?: RouteGroup[]; addressPool?: number } = {},
 ): Promise<ApiServer> {
   const { config } = deps;
-  const api = await listen(createApp(deps, { extraRoutes: options.extraRoutes }), config.host, config.port);
+  const extraRoutes = [...(options.extraRoutes ?? [])];
+  const adminRoutes = [...(options.adminRoutes ?? [])];
+  if (config.admin.dashboard !== 'off') {
+    // Loaded only when served, so a server without it carries none of its code.
+    const { dashboardRouteGroup } = await import('../admin/dashboard.ts');
+    const dashboard = dashboardRouteGroup('/admin') as RouteGroup;
+    adminRoutes.push(dashboard);
+    if (config.admin.dashboard === 'api-port') extraRoutes.push(dashboard);
+  }
+  const api = await listen(createApp(deps, { extraRoutes }), config.host, config.port);
   let admin: Listener;
   try {
     admin = await listen(
-      createAdminApp(deps, { extraRoutes: options.adminRoutes }),
+      createAdminApp(deps, { extraRoutes: adminRoutes }),
       config.admin.host,
       config.admin.port,
     );
@@ -69,9 +79,15 @@ export async function startApiServer(
   const pool = startAddressPoolLoop(deps, options.addressPool ?? 200, ['evm', 'tron', 'sui']);
   deps.logger.info({ port: api.port, host: config.host, baseUrl: config.baseUrl }, 'api listening');
   deps.logger.info(
-    { port: admin.port, host: config.admin.host },
-    'admin listening (metrics, readiness detail)',
+    { port: admin.port, host: config.admin.host, dashboard: config.admin.dashboard !== 'off' },
+    'admin listening (metrics, readiness detail, dashboard at /admin)',
   );
+  const loopback = ['127.0.0.1', '::1', 'localhost'].includes(config.host);
+  if (config.admin.dashboard === 'api-port' && !loopback)
+    deps.logger.warn(
+      { path: '/admin', port: api.port },
+      'the operator dashboard is served on the API port: keep it behind TLS and restrict who can reach /admin',
+    );
   return {
     url: api.url,
     port: api.port,

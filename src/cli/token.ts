@@ -1,13 +1,17 @@
 import { bootstrap } from '../bootstrap.ts';
 import { addToken, supportedSymbols } from '../services/manage-tokens.ts';
-import { printJson, printTable, UsageError } from './output.ts';
+import { commandLogger, printJson, printTable, UsageError } from './output.ts';
 
 /** `kassa token add --chain C --symbol S --contract A --decimals D` and `kassa token list`. */
 export async function tokenCommand(
   args: string[],
   flags: Record<string, string | boolean | undefined>,
 ): Promise<void> {
-  const rt = await bootstrap({ configFile: flags.config as string | undefined, logTo: 2 });
+  const rt = await bootstrap({
+    configFile: flags.config as string | undefined,
+    logTo: 2,
+    logger: commandLogger(flags),
+  });
   try {
     if (args[0] === 'add') {
       const { chain, symbol, contract, decimals } = flags;

@@ -2,7 +2,7 @@ import { bootstrap } from '../bootstrap.ts';
 import { listWebhooks } from '../services/list-webhooks.ts';
 import { resendWebhook } from '../services/resend-webhook.ts';
 import { sendTestWebhook } from '../services/send-test-webhook.ts';
-import { printJson, printTable, UsageError } from './output.ts';
+import { commandLogger, printJson, printTable, UsageError } from './output.ts';
 
 const USAGE =
   'webhooks list [--order ID] [--merchant ID] [--failed] [--json] | resend EVENT_ID | test --merchant ID';
@@ -26,6 +26,7 @@ export async function webhooksCommand(
     configFile: flags.config as string | undefined,
     need: { masterKey: sub === 'test' },
     logTo: 2,
+    logger: commandLogger(flags),
   });
   try {
     switch (sub) {

@@ -135,16 +135,6 @@ export const configSchema = z.object({
     expireIntervalMs: z.number().int().min(10),
     payoutIntervalMs: z.number().int().min(10),
   }),
-  /**
-   * The admin listener: /metrics, readiness detail (and later the operator dashboard). Bound to
-   * 127.0.0.1 by default; KASSA_ADMIN_HOST / KASSA_ADMIN_PORT override. Port 0 picks a free one.
-   */
-  admin: z
-    .object({
-      host: z.string().min(1).default('127.0.0.1'),
-      port: z.number().int().min(0).max(65535).default(9180),
-    })
-    .prefault({}),
   /** The SQLite database, beyond its path (`db`). */
   database: z
     .object({
@@ -177,6 +167,41 @@ export const configSchema = z.object({
         .min(16, 'must be at least 16 characters (openssl rand -hex 16)')
         .nullable()
         .prefault(() => process.env.KASSA_METRICS_TOKEN || null),
+    })
+    .prefault({}),
+  /**
+   * The admin listener (/metrics, readiness detail, the operator's dashboard at /admin) and the
+   * dashboard's settings (docs/dashboard.md). The listener is bound to 127.0.0.1 by default;
+   * KASSA_ADMIN_HOST / KASSA_ADMIN_PORT override. Port 0 picks a free one.
+   */
+  admin: z
+    .object({
+      host: z.string().min(1).default('127.0.0.1'),
+      port: z.number().int().min(0).max(65535).default(9180),
+      /**
+       * Where the dashboard is served: `admin-port` (under /admin on the admin listener, the
+       * default), `api-port` (under /admin on the public port as well: put it behind TLS and
+       * restrict who reaches /admin), or `off`.
+       */
+      dashboard: z.enum(['admin-port', 'api-port', 'off']).default('admin-port'),
+      /** A session ends this many hours after sign-in, whatever its activity. */
+      sessionHours: z
+        .number()
+        .positive()
+        .max(24 * 30)
+        .default(12),
+      /** ... and after this many minutes without a request. */
+      idleMinutes: z.number().positive().default(30),
+      /** Sign-in attempts one client address may make in a window (right or wrong). */
+      signInPerAddress: z
+        .object({ limit: z.number().int().positive(), windowSeconds: z.number().positive() })
+        .default({ limit: 10, windowSeconds: 900 }),
+      /** Wrong passwords (or codes) in a row after which an account is locked for `lockSeconds`. */
+      signInPerAccount: z
+        .object({ failures: z.number().int().positive(), lockSeconds: z.number().int().positive() })
+        .default({ failures: 5, lockSeconds: 900 }),
+      /** The overview warns when a hot wallet's native coin pays fewer than this many payouts' fees. */
+      lowFeePayouts: z.number().int().min(0).default(10),
     })
     .prefault({}),
   chains: z.object(

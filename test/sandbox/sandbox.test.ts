@@ -74,6 +74,25 @@ describe('kassa sandbox + kassa demo', () => {
     expect(merchantId).toMatch(/^mch_/);
   });
 
+  it('serves the dashboard at /admin of the admin listener, where the sandbox user it printed signs in', async () => {
+    const [, url, email, password] =
+      /dashboard: (\S+) \(sign in as (\S+), password (\S+)\)/.exec(firstOutput()) ?? [];
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/admin$/);
+    expect(url).not.toBe(`http://127.0.0.1:${port}/admin`);
+    expect((await fetch(`http://127.0.0.1:${port}/admin/login`)).status).toBe(404);
+    const base = (url as string).replace(/\/admin$/, '');
+    const form = await fetch(`${base}/admin/login`);
+    const pre = (form.headers.getSetCookie()[0] as string).split(';')[0] as string;
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())?.[1] as string;
+    const signIn = await fetch(`${base}/admin/login`, {
+      method: 'POST',
+      headers: { cookie: pre, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf, email: email as string, password: password as string }),
+      redirect: 'manual',
+    });
+    expect(signIn.status).toBe(303);
+  });
+
   it('runs the demo to SUCCESS for the collection and the payout, with verified webhooks', () => {
     const r = kassa(['demo', '--data', dataDir], { HOME: process.env.HOME ?? '/tmp' });
     printed.push(r.stdout, r.stderr);

@@ -1,3 +1,5 @@
+export { adminSessions } from './admin-sessions.ts';
+export { adminUsers } from './admin-users.ts';
 export { chainBlocks } from './chain-blocks.ts';
 export { chainCursors } from './chain-cursors.ts';
 export { chainTransfers } from './chain-transfers.ts';

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /**
@@ -49,5 +50,11 @@ export const orders = sqliteTable(
     // deposit_addresses.
     index('orders_status_expires').on(t.status, t.expiresAt),
     index('orders_chain_type_expires').on(t.chain, t.type, t.expiresAt),
+    // The dashboard: newest first and time ranges (appended at the end on insert, so cheap to
+    // keep), and search by uid or payout destination (partial: collections of V3 merchants write
+    // no entry).
+    index('orders_created').on(t.createdAt),
+    index('orders_uid').on(t.uid).where(sql`uid IS NOT NULL`),
+    index('orders_receive_address').on(t.receiveAddress).where(sql`receive_address IS NOT NULL`),
   ],
 );

@@ -25,5 +25,7 @@ export const webhookEvents = sqliteTable(
     index('webhook_events_due').on(t.status, t.nextAttemptAt),
     index('webhook_events_order').on(t.orderRef, t.orderVersion),
     index('webhook_events_merchant').on(t.merchantId, t.createdAt),
+    // The dashboard's delivery log, newest first.
+    index('webhook_events_created').on(t.createdAt),
   ],
 );

@@ -1,0 +1,361 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readOrder } from '../../test/checkout/orders.ts';
+import { adminClient, payByScan, signIn } from '../../test/helpers/admin.ts';
+import { type Harness, makeHarness } from '../../test/helpers/harness.ts';
+import { findWebhookEvent } from '../db/repositories/webhook-events.ts';
+import { base32Decode } from '../lib/base32.ts';
+import { totp } from '../lib/totp.ts';
+import { createAdminUser } from '../services/admin-accounts.ts';
+import { mountAdminDashboard } from './dashboard.ts';
+
+/**
+ * The dashboard in process (app.request) on a migrated database: sign-in, cookies, CSRF, roles,
+ * limits, the second factor, and the pages at their addresses. Each test signs in from its own
+ * client address (X-Forwarded-For, trusted here) so the per-address limit is tested on its own.
+ */
+let h: Harness;
+const ADMIN = { email: 'ops@shop.example', password: 'correct horse battery' };
+const VIEWER = { email: 'look@shop.example', password: 'staple paper clip' };
+let ip = 0;
+const from = () => ({ 'x-forwarded-for': `198.51.100.${++ip}` });
+
+function client() {
+  const c = adminClient(h.app);
+  const address = from();
+  const request = c.request.bind(c);
+  c.request = (path, init = {}) =>
+    request(path, { ...init, headers: { ...address, ...(init.headers as object) } });
+  return c;
+}
+
+beforeAll(async () => {
+  h = await makeHarness({ trustProxy: true });
+  mountAdminDashboard(h.app, h.rt);
+  await createAdminUser(h.rt, { ...ADMIN, role: 'admin' });
+  await createAdminUser(h.rt, { ...VIEWER, role: 'viewer' });
+});
+afterAll(() => h?.close());
+
+describe('signing in', () => {
+  it('sends a visitor who is not signed in to the sign-in form, under a strict CSP', async () => {
+    const c = client();
+    const res = await c.request('/admin/orders?q=INV-1');
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/admin/login?next=%2Fadmin%2Forders%3Fq%3DINV-1');
+    const form = await c.page('/admin/login');
+    expect(form.status).toBe(200);
+    expect(form.res.headers.get('content-security-policy')).toMatch(
+      /^default-src 'none'; script-src 'nonce-[^']+'; style-src 'nonce-[^']+'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/,
+    );
+    expect(form.res.headers.get('cache-control')).toBe('no-store');
+    expect(form.res.headers.get('x-frame-options')).toBe('DENY');
+    expect(form.html).toContain('name="email"');
+    expect(form.html).toContain('name="password"');
+    expect(form.html).not.toMatch(/<script[^>]*src=|<link[^>]*stylesheet|https?:\/\/(?!www\.w3\.org)/);
+    expect(form.res.headers.getSetCookie().join('\n')).toMatch(
+      /^kassa_admin_pre=[A-Za-z0-9_-]{43}; Max-Age=3600; Path=\/admin; HttpOnly; SameSite=Strict$/m,
+    );
+  });
+
+  it('refuses a wrong password with 401, and answers an unknown email the same way', async () => {
+    const wrong = await signIn(client(), ADMIN.email, 'not the password at all');
+    const unknown = await signIn(client(), 'nobody@shop.example', 'not the password at all');
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    const message = (html: string) => /id="sign-in-error">([^<]*)</.exec(html)?.[1];
+    const [a, b] = [message(await wrong.text()), message(await unknown.text())];
+    expect(a).toBe('That email and password do not match an account.');
+    expect(b).toBe(a);
+    expect(wrong.headers.getSetCookie().some((l) => l.startsWith('kassa_admin='))).toBe(false);
+  });
+
+  it('signs in with a session cookie that is HttpOnly and SameSite=Strict on /admin, Secure only behind TLS', async () => {
+    const plain = await signIn(client(), ADMIN.email, ADMIN.password);
+    expect(plain.status).toBe(303);
+    expect(plain.headers.get('location')).toBe('/admin');
+    const cookie = plain.headers.getSetCookie().find((l) => l.startsWith('kassa_admin=')) as string;
+    expect(cookie).toMatch(
+      /^kassa_admin=[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/admin; HttpOnly; SameSite=Strict$/,
+    );
+
+    const tls = client();
+    const request = tls.request.bind(tls);
+    tls.request = (path, init = {}) =>
+      request(path, { ...init, headers: { 'x-forwarded-proto': 'https', ...(init.headers as object) } });
+    const secure = await signIn(tls, ADMIN.email, ADMIN.password);
+    expect(secure.headers.getSetCookie().find((l) => l.startsWith('kassa_admin='))).toMatch(/; Secure(;|$)/);
+  });
+
+  it('refuses a sign-in form without its CSRF token, and a POST another site made', async () => {
+    const c = client();
+    const form = await c.page('/admin/login');
+    const missing = await c.request('/admin/login', {
+      form: { email: ADMIN.email, password: ADMIN.password },
+    });
+    expect(missing.status).toBe(403);
+    expect(await missing.text()).toContain('This form is out of date or did not come from this dashboard.');
+    const crossSite = await c.request('/admin/login', {
+      form: { csrf: c.csrfOf(form.html), email: ADMIN.email, password: ADMIN.password },
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
+    expect(crossSite.status).toBe(403);
+    expect(c.cookies.has('kassa_admin')).toBe(false);
+  });
+
+  it('limits attempts per client address: the 11th in 15 minutes is refused, even with the right password', async () => {
+    const c = client();
+    // Unknown emails, so no account lock is at work: only the address limit.
+    for (let i = 0; i < 10; i++)
+      expect((await signIn(c, `nobody${i}@shop.example`, 'wrong password')).status).toBe(401);
+    const refused = await signIn(c, ADMIN.email, ADMIN.password);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.text()).toContain('Too many sign-in attempts from this address.');
+    expect((await signIn(client(), ADMIN.email, ADMIN.password)).status).toBe(303);
+  });
+
+  it('locks an account after 5 wrong passwords in a row, even against the right one, until the lock ends', async () => {
+    await createAdminUser(h.rt, {
+      email: 'locked@shop.example',
+      password: 'a long enough password',
+      role: 'viewer',
+    });
+    for (let i = 0; i < 4; i++)
+      expect((await signIn(client(), 'locked@shop.example', `guess ${i} guess`)).status).toBe(401);
+    const fifth = await signIn(client(), 'locked@shop.example', 'guess 5 guess');
+    expect(fifth.status).toBe(429);
+    const right = await signIn(client(), 'locked@shop.example', 'a long enough password');
+    expect(right.status).toBe(429);
+    expect(await right.text()).toContain('Too many wrong attempts on this account.');
+    h.clock.advance(15 * 60_000 + 1000);
+    expect((await signIn(client(), 'locked@shop.example', 'a long enough password')).status).toBe(303);
+  });
+});
+
+describe('a signed-in operator', () => {
+  let admin: ReturnType<typeof client>;
+  let viewer: ReturnType<typeof client>;
+  let orderRef: string;
+  let eventId: string;
+  const txid = `0x${'7e'.repeat(32)}`;
+
+  beforeAll(async () => {
+    admin = client();
+    viewer = client();
+    expect((await signIn(admin, ADMIN.email, ADMIN.password)).status).toBe(303);
+    expect((await signIn(viewer, VIEWER.email, VIEWER.password)).status).toBe(303);
+    const m = await h.merchant('V2');
+    h.clock.advance(1100);
+    const res = await h.post('/v1/order/createCollection', m, {
+      amount: '25.5',
+      symbol: 'USDT',
+      chain: 'ETH',
+      orderId: 'INV-1042',
+      uid: 'customer-7',
+    });
+    expect(res.status).toBe(200);
+    const order = readOrder(h, { merchant: m, orderId: 'INV-1042' });
+    orderRef = order.id;
+    payByScan(h.rt.db, order, { txid, now: h.clock.now() });
+    h.clock.advance(5000);
+    eventId = (await admin.page(`/admin/orders/${orderRef}`)).html.match(
+      /data-event="(evt_[a-z0-9]+)"/,
+    )?.[1] as string;
+    expect(eventId).toMatch(/^evt_/);
+  });
+
+  it('sees every page at its address', async () => {
+    for (const path of [
+      '',
+      '/orders',
+      `/orders/${orderRef}`,
+      '/payouts',
+      '/money',
+      '/merchants',
+      '/webhooks',
+      '/deposits',
+      '/account',
+    ]) {
+      const page = await admin.page(`/admin${path}`);
+      expect(page.status, path).toBe(200);
+      expect(page.html, path).toMatch(/<h1>[^<]+/);
+    }
+    expect((await admin.page('/admin/nowhere')).status).toBe(404);
+    expect((await admin.page('/admin/orders/ord_doesnotexist0000000')).status).toBe(404);
+  });
+
+  it('finds the paid order by orderId, uid, deposit address and txid (in any hex case)', async () => {
+    const order = (await admin.page(`/admin/orders/${orderRef}`)).html;
+    const address = /Deposit address<\/dt><dd><span class="mono">([^<]+)</.exec(order)?.[1] as string;
+    expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    for (const q of [
+      'INV-1042',
+      'customer-7',
+      address,
+      address.toLowerCase(),
+      txid,
+      txid.toUpperCase().replace('0X', '0x'),
+    ]) {
+      const list = await admin.page(`/admin/orders?q=${encodeURIComponent(q)}`);
+      expect(list.html.match(/data-order="(ord_[a-z0-9]+)"/g), q).toEqual([`data-order="${orderRef}"`]);
+    }
+    expect((await admin.page(`/admin/orders?q=${'ab'.repeat(32)}`)).html).toContain('id="orders-empty"');
+  });
+
+  it('answers a bad filter with 400, not a page of wrong results', async () => {
+    expect((await admin.page('/admin/orders?status=PAID')).status).toBe(400);
+    expect((await admin.page('/admin/orders?from=2026-02-30')).status).toBe(400);
+    expect((await admin.page('/admin/orders?after=nonsense')).status).toBe(400);
+  });
+
+  it('resends a webhook from the order page: queued again with a fresh window, back to the order with a note', async () => {
+    const page = await admin.page(`/admin/orders/${orderRef}`);
+    const res = await admin.request(`/admin/webhooks/${eventId}/resend`, {
+      form: { csrf: admin.csrfOf(page.html), back: `/admin/orders/${orderRef}` },
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(`/admin/orders/${orderRef}?done=resent`);
+    const event = findWebhookEvent(h.rt.db, eventId);
+    expect(event).toMatchObject({ status: 'pending', attempts: 0, nextAttemptAt: h.clock.now() });
+    expect((await admin.page(`/admin/orders/${orderRef}?done=resent`)).html).toContain(
+      'The webhook is queued again',
+    );
+  });
+
+  it('refuses an action without the CSRF token or with another session’s token, changing nothing', async () => {
+    const before = findWebhookEvent(h.rt.db, eventId);
+    const none = await admin.request(`/admin/webhooks/${eventId}/resend`, { form: { back: '/admin' } });
+    expect(none.status).toBe(403);
+    const viewerToken = viewer.csrfOf((await viewer.page('/admin')).html);
+    const other = await admin.request(`/admin/webhooks/${eventId}/resend`, { form: { csrf: viewerToken } });
+    expect(other.status).toBe(403);
+    const adminToken = admin.csrfOf((await admin.page('/admin')).html);
+    const crossSite = await admin.request(`/admin/webhooks/${eventId}/resend`, {
+      form: { csrf: adminToken },
+      headers: { 'sec-fetch-site': 'same-site' },
+    });
+    expect(crossSite.status).toBe(403);
+    expect(findWebhookEvent(h.rt.db, eventId)).toEqual(before);
+  });
+
+  it('lets a viewer read every page, shows them no action, and refuses their actions with 403', async () => {
+    const page = await viewer.page(`/admin/orders/${orderRef}`);
+    expect(page.status).toBe(200);
+    expect(page.html).not.toContain('/resend');
+    expect(page.html).toContain('You are a viewer');
+    const before = findWebhookEvent(h.rt.db, eventId);
+    const csrf = viewer.csrfOf(page.html);
+    for (const [path, form] of [
+      [`/admin/webhooks/${eventId}/resend`, {}],
+      ['/admin/merchants', { kind: 'V3', name: 'sneaky' }],
+    ] as const) {
+      const res = await viewer.request(path, { form: { csrf, ...form } });
+      expect(res.status, path).toBe(403);
+      expect(await res.text()).toContain('Your role is viewer');
+    }
+    expect(findWebhookEvent(h.rt.db, eventId)).toEqual(before);
+    expect((await admin.page('/admin/merchants')).html).not.toContain('sneaky');
+  });
+
+  it('answers a resend of an unknown event with 404', async () => {
+    const csrf = admin.csrfOf((await admin.page('/admin')).html);
+    expect((await admin.request('/admin/webhooks/evt_nope/resend', { form: { csrf } })).status).toBe(404);
+  });
+
+  it('creates a merchant and shows its secrets once, on the answer to the POST', async () => {
+    const csrf = admin.csrfOf((await admin.page('/admin/merchants')).html);
+    const res = await admin.request('/admin/merchants', { form: { csrf, kind: 'V3', name: 'Tea house' } });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const token = /Token \(signs API requests\)<\/dt><dd class="mono">([0-9a-f]{64})</.exec(html)?.[1];
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+    const list = (await admin.page('/admin/merchants')).html;
+    expect(list).toContain('Tea house');
+    expect(list).not.toContain(token as string);
+  });
+
+  it('refuses to disable a merchant without the tick, then disables it with it', async () => {
+    const m = await h.merchant('V3');
+    const csrf = admin.csrfOf((await admin.page('/admin/merchants')).html);
+    expect((await admin.request(`/admin/merchants/${m.merchantId}/disable`, { form: { csrf } })).status).toBe(
+      400,
+    );
+    const ok = await admin.request(`/admin/merchants/${m.merchantId}/disable`, {
+      form: { csrf, confirm: 'yes' },
+    });
+    expect(ok.status).toBe(303);
+    expect((await admin.page('/admin/merchants')).html).toMatch(
+      new RegExp(`data-merchant="${m.merchantId}".*?data-s="disabled"`),
+    );
+  });
+});
+
+describe('sessions', () => {
+  it('ends one session on sign-out and every session on sign-out-everywhere', async () => {
+    await createAdminUser(h.rt, { email: 'two@shop.example', password: 'two browsers here', role: 'viewer' });
+    const [a, b, c] = [client(), client(), client()];
+    for (const x of [a, b, c])
+      expect((await signIn(x, 'two@shop.example', 'two browsers here')).status).toBe(303);
+    const out = await a.request('/admin/logout', { form: { csrf: a.csrfOf((await a.page('/admin')).html) } });
+    expect(out.headers.get('location')).toBe('/admin/login?out=1');
+    expect((await a.request('/admin')).status).toBe(303);
+    expect((await b.request('/admin')).status).toBe(200);
+    const everywhere = await b.request('/admin/account/sign-out-everywhere', {
+      form: { csrf: b.csrfOf((await b.page('/admin/account')).html) },
+    });
+    expect(everywhere.status).toBe(303);
+    expect((await b.request('/admin')).status).toBe(303);
+    expect((await c.request('/admin')).status).toBe(303);
+  });
+
+  it('ends a session idle longer than admin.idleMinutes', async () => {
+    const c = client();
+    expect((await signIn(c, ADMIN.email, ADMIN.password)).status).toBe(303);
+    h.clock.advance(29 * 60_000);
+    expect((await c.request('/admin')).status).toBe(200);
+    h.clock.advance(31 * 60_000);
+    expect((await c.request('/admin')).status).toBe(303);
+  });
+
+  it('turns on two-factor sign-in with a right code, then asks for a code that works only once', async () => {
+    await createAdminUser(h.rt, { email: 'otp@shop.example', password: 'one time please', role: 'admin' });
+    const c = client();
+    expect((await signIn(c, 'otp@shop.example', 'one time please')).status).toBe(303);
+    const begun = await c.request('/admin/account/totp/begin', {
+      form: { csrf: c.csrfOf((await c.page('/admin/account')).html) },
+    });
+    const setup = await begun.text();
+    const secret = /id="totp-secret">([A-Z2-7]+)</.exec(setup)?.[1] as string;
+    expect(setup).toContain('<svg');
+    const key = base32Decode(secret);
+    const wrong = await c.request('/admin/account/totp/confirm', {
+      form: { csrf: c.csrfOf(setup), code: totp(key, h.clock.now() + 120_000) },
+    });
+    expect(wrong.status).toBe(400);
+    const on = await c.request('/admin/account/totp/confirm', {
+      form: { csrf: c.csrfOf(setup), code: totp(key, h.clock.now()) },
+    });
+    expect(on.headers.get('location')).toBe('/admin/account?done=totpOn');
+
+    h.clock.advance(30_000);
+    const d = client();
+    const step1 = await signIn(d, 'otp@shop.example', 'one time please');
+    expect(step1.headers.get('location')).toBe('/admin/login/code?next=%2Fadmin');
+    expect((await d.request('/admin')).status).toBe(303); // the half session opens nothing
+    const codePage = await d.page('/admin/login/code');
+    const code = totp(key, h.clock.now());
+    const signedIn = await d.request('/admin/login/code', {
+      form: { csrf: d.csrfOf(codePage.html), code, next: '/admin' },
+    });
+    expect(signedIn.status).toBe(303);
+    expect((await d.request('/admin')).status).toBe(200);
+
+    const e = client();
+    await signIn(e, 'otp@shop.example', 'one time please');
+    const again = await e.request('/admin/login/code', {
+      form: { csrf: e.csrfOf((await e.page('/admin/login/code')).html), code },
+    });
+    expect(again.status).toBe(401);
+    expect(await again.text()).toContain('That code is not right (or was used already).');
+  });
+});

@@ -1,0 +1,32 @@
+import { openOrderCounts } from '../db/repositories/order-stats.ts';
+import { webhookAttentionCounts } from '../db/repositories/webhook-log.ts';
+import type { OrderStatus } from '../domain/order.ts';
+import { type ChainProgress, chainProgress, type OpsDeps } from './chain-progress.ts';
+
+/** What needs looking at right now: open orders, webhooks not delivered, and each scanner. */
+export interface OverviewNow {
+  open: {
+    collections: Partial<Record<OrderStatus, number>>;
+    payouts: Partial<Record<OrderStatus, number>>;
+  };
+  webhooks: { pending: number; failed: number };
+  chains: ChainProgress[];
+}
+
+/**
+ * The live part of the overview: orders not final yet by type and status, webhook events pending
+ * or failed, and every enabled chain's scanner (height, lag, whether it is within its budget; see
+ * chain-progress.ts). Cheap: index counts and the checkpoints.
+ */
+export async function overviewNow(deps: OpsDeps): Promise<OverviewNow> {
+  const open: OverviewNow['open'] = { collections: {}, payouts: {} };
+  for (const row of await openOrderCounts(deps.db)) {
+    const side = row.type === 'PAYOUT' ? open.payouts : open.collections;
+    side[row.status as OrderStatus] = row.n;
+  }
+  return {
+    open,
+    webhooks: await webhookAttentionCounts(deps.db),
+    chains: await chainProgress(deps),
+  };
+}

@@ -1,0 +1,146 @@
+import type { Hono } from 'hono';
+import type { Db } from '../../src/db/client.ts';
+import { recordScan } from '../../src/db/repositories/chain-scan.ts';
+import { findOrderById } from '../../src/db/repositories/orders.ts';
+import type { Order } from '../../src/domain/order.ts';
+import { transition } from '../../src/domain/order-state.ts';
+import { newId } from '../../src/lib/ids.ts';
+
+/** A cookie jar and request helper over an in-process app, as a browser without JavaScript would use it. */
+export interface AdminClient {
+  cookies: Map<string, string>;
+  /** Requests `path` with the jar's cookies; stores the cookies the answer sets (and drops cleared ones). */
+  request(path: string, init?: RequestInit & { form?: Record<string, string> }): Promise<Response>;
+  /** GETs a page and returns its HTML and status. */
+  page(path: string): Promise<{ status: number; html: string; res: Response }>;
+  /** The value of the first hidden `csrf` field of a page. */
+  csrfOf(html: string): string;
+}
+
+/** A fresh client with an empty cookie jar. */
+export function adminClient(app: Pick<Hono, 'request'>): AdminClient {
+  const cookies = new Map<string, string>();
+  const client: AdminClient = {
+    cookies,
+    async request(path, init = {}) {
+      const headers = new Headers(init.headers);
+      if (cookies.size > 0) headers.set('cookie', [...cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+      let body = init.body;
+      if (init.form) {
+        body = new URLSearchParams(init.form);
+        headers.set('content-type', 'application/x-www-form-urlencoded');
+      }
+      const res = await app.request(
+        path,
+        { ...init, method: init.method ?? (init.form ? 'POST' : 'GET'), headers, body },
+        // as @hono/node-server binds it: the peer is a proxy on this machine, so a test's
+        // X-Forwarded-For (with trustProxy) names the client
+        { incoming: { socket: { remoteAddress: '127.0.0.1', remotePort: 40000, remoteFamily: 'IPv4' } } },
+      );
+      for (const line of res.headers.getSetCookie()) {
+        const [pair = '', ...attributes] = line.split(';');
+        const eq = pair.indexOf('=');
+        const name = pair.slice(0, eq).trim();
+        const value = pair.slice(eq + 1).trim();
+        const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a)) || value === '';
+        if (expired) cookies.delete(name);
+        else cookies.set(name, value);
+      }
+      return res;
+    },
+    async page(path) {
+      const res = await client.request(path);
+      return { status: res.status, html: await res.text(), res };
+    },
+    csrfOf(html) {
+      const token = /name="csrf" value="([^"]*)"/.exec(html)?.[1];
+      if (!token) throw new Error('no csrf field on the page');
+      return token;
+    },
+  };
+  return client;
+}
+
+/** Signs `client` in with email and password through the real form; returns the answer to the POST. */
+export async function signIn(client: AdminClient, email: string, password: string, base = '/admin') {
+  const form = await client.page(`${base}/login`);
+  return client.request(`${base}/login`, {
+    form: { csrf: client.csrfOf(form.html), email, password, next: base },
+  });
+}
+
+/**
+ * Pays a collection the way the scanner records it: the transfer is stored (pending) with the
+ * order moving to PENDING_CONFIRMATION, then made final with the order moving to SUCCESS, each in
+ * one recordScan step with its webhook event. Returns the transfer's txid.
+ */
+export function payByScan(
+  db: Db,
+  order: Order,
+  input: { txid: string; from?: string; now: number; blockNum?: number },
+): void {
+  const transfer = {
+    id: newId('trf'),
+    chain: order.chain,
+    txid: input.txid,
+    eventKey: '0',
+    blockNum: input.blockNum ?? 100,
+    blockHash: `0x${'cd'.repeat(32)}`,
+    blockTimestamp: Math.floor(input.now / 1000),
+    fromAddress: input.from ?? `0x${'12'.repeat(20)}`,
+    toAddress: order.address,
+    tokenContract: order.tokenContract,
+    symbol: order.symbol,
+    amountBase: order.amountBase,
+    status: 'pending' as const,
+    orderRef: order.id,
+    unattributedReason: null,
+  };
+  const tx = {
+    chain: order.chain,
+    symbol: order.symbol,
+    txid: input.txid,
+    from: transfer.fromAddress,
+    to: order.address,
+    amountBase: order.amountBase,
+    blockNum: transfer.blockNum,
+    confirmedNum: 1,
+    status: 'PENDING' as const,
+    timestamp: transfer.blockTimestamp,
+  };
+  recordScan(db, {
+    chain: order.chain,
+    transfers: [transfer],
+    statusChanges: [],
+    transitions: [
+      {
+        order,
+        patch: {
+          status: transition(order.type, order.status, 'covered_seen'),
+          receivedBase: order.amountBase,
+          transaction: tx,
+        },
+      },
+    ],
+    cursor: null,
+    now: input.now,
+  });
+  const covered = findOrderById(db, order.id) as Order;
+  recordScan(db, {
+    chain: order.chain,
+    transfers: [],
+    statusChanges: [{ id: transfer.id, status: 'final' }],
+    transitions: [
+      {
+        order: covered,
+        patch: {
+          status: transition(covered.type, covered.status, 'settled'),
+          actualAmountBase: order.amountBase,
+          transaction: { ...tx, confirmedNum: 20, status: 'SUCCESS' },
+        },
+      },
+    ],
+    cursor: null,
+    now: input.now + 1000,
+  });
+}
