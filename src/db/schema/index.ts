@@ -1,9 +1,12 @@
 export { chainCursors } from './chain-cursors.ts';
 export { chainTransfers } from './chain-transfers.ts';
 export { depositAddresses } from './deposit-addresses.ts';
+export { ledgerEntries } from './ledger-entries.ts';
+export { merchantBalances } from './merchant-balances.ts';
 export { merchants } from './merchants.ts';
 export { orders } from './orders.ts';
 export { payoutAttempts } from './payout-attempts.ts';
+export { payoutHolds } from './payout-holds.ts';
 export { requestNonces } from './request-nonces.ts';
 export { settings } from './settings.ts';
 export { tokens } from './tokens.ts';

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /**
@@ -49,5 +50,7 @@ export const orders = sqliteTable(
     // deposit_addresses.
     index('orders_status_expires').on(t.status, t.expiresAt),
     index('orders_chain_type_expires').on(t.chain, t.type, t.expiresAt),
+    // A merchant's payouts of the last 24 h (daily limit); partial, so collections never write it.
+    index('orders_merchant_payouts').on(t.merchantId, t.createdAt).where(sql`type = 'PAYOUT'`),
   ],
 );
