@@ -52,5 +52,9 @@ export const orders = sqliteTable(
     index('orders_chain_type_expires').on(t.chain, t.type, t.expiresAt),
     // A merchant's payouts of the last 24 h (daily limit); partial, so collections never write it.
     index('orders_merchant_payouts').on(t.merchantId, t.createdAt).where(sql`type = 'PAYOUT'`),
+    // Payouts whose money has not settled, per chain (hot-wallet check, sender); partial as well.
+    index('orders_open_payouts')
+      .on(t.chain, t.status)
+      .where(sql`type = 'PAYOUT' AND status IN ('INIT', 'PENDING', 'PENDING_CONFIRMATION')`),
   ],
 );

@@ -41,5 +41,6 @@ export const payoutAttempts = sqliteTable(
       .where(sql`replaces_attempt IS NULL`),
     index('payout_attempts_order').on(t.orderRef),
     index('payout_attempts_status').on(t.chain, t.status),
+    index('payout_attempts_recent').on(t.chain, t.updatedAt),
   ],
 );

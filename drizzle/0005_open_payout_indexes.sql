@@ -1,0 +1,2 @@
+CREATE INDEX `orders_open_payouts` ON `orders` (`chain`,`status`) WHERE type = 'PAYOUT' AND status IN ('INIT', 'PENDING', 'PENDING_CONFIRMATION');--> statement-breakpoint
+CREATE INDEX `payout_attempts_recent` ON `payout_attempts` (`chain`,`updated_at`);
