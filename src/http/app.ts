@@ -8,6 +8,7 @@ import { asAppError, fail } from './envelope.ts';
 import { accessLog } from './middleware/access-log.ts';
 import { requestId, requestLogger } from './middleware/request-id.ts';
 import { checkoutRoute } from './routes/checkout.ts';
+import { getBalanceRoute } from './routes/merchant.get-balance.ts';
 import { healthRoute } from './routes/ops.health.ts';
 import { metricsRoute } from './routes/ops.metrics.ts';
 import { readinessRoute } from './routes/ops.readiness.ts';
@@ -41,6 +42,7 @@ export function createApp(
   for (const route of [
     createCollectionRoute,
     createPayoutRoute,
+    getBalanceRoute,
     orderStatusRoute,
     orderPayRoute,
     getOrderStatusRoute,

@@ -133,5 +133,10 @@ describe('the fault proxy', () => {
     const ok = await post('/wallet/getblock');
     expect(await ok.json()).toEqual({ path: '/wallet/getblock', body: { a: 1 } });
     expect(proxy.calls.at(-1)).toMatchObject({ endpoint: 'tron', path: '/wallet/getblock' });
+    proxy.add({
+      method: '/walletsolidity/getblock',
+      fault: { kind: 'rewrite', body: () => ({ stale: true }) },
+    });
+    expect(await (await post('/walletsolidity/getblock')).json()).toEqual({ stale: true });
   });
 });

@@ -14,8 +14,8 @@ import type { Socket } from 'node:net';
  * Faults: latency, HTTP statuses (429 with Retry-After, 5xx), truncated and malformed bodies,
  * connection resets, hanging, a dropped answer after the upstream acted (the "did my broadcast go
  * out?" case), a held request or answer released on demand (to freeze a client at an exact point),
- * and a replaced JSON-RPC result or error (a lagging backend that does not know a transaction, a
- * node serving another chain id).
+ * a replaced JSON-RPC result or error (a lagging backend that does not know a transaction, a node
+ * serving another chain id), and a rewritten JSON answer for REST nodes (a stale block).
  */
 
 /** One request as the rules see it. */
@@ -49,6 +49,8 @@ export type Fault =
   | { kind: 'hold'; phase?: 'request' | 'response' }
   /** Forwarded; the JSON-RPC result is replaced (a function gets the upstream's result). */
   | { kind: 'result'; result: unknown | ((upstream: unknown, call: ProxyCall) => unknown) }
+  /** Forwarded; the whole JSON answer is replaced (REST nodes: a stale block, an empty lookup). */
+  | { kind: 'rewrite'; body: (upstream: unknown, call: ProxyCall) => unknown }
   /** Answered with a JSON-RPC error, without reaching the upstream. */
   | { kind: 'rpc-error'; code: number; message: string };
 
@@ -142,7 +144,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     const upstream = await fetch(`${target.replace(/\/+$/, '')}${path === '/' ? '' : path}`, {
       method: 'POST',
       headers: { 'content-type': String(headers['content-type'] ?? 'application/json') },
-      body,
+      body: new Uint8Array(body),
     });
     return {
       status: upstream.status,
@@ -225,6 +227,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       });
       res.write(answer.body.subarray(0, Math.floor(answer.body.length / 2)));
       return req.socket.destroy();
+    }
+    if (fault?.kind === 'rewrite') {
+      const parsed = JSON.parse(answer.body.toString('utf8')) as unknown;
+      return send(answer.status, 'application/json', JSON.stringify(fault.body(parsed, call)));
     }
     if (fault?.kind === 'result') {
       const parsed = JSON.parse(answer.body.toString('utf8')) as { result?: unknown };
