@@ -105,14 +105,20 @@ export async function adjustLedger(
       `The amount must be a signed decimal with at most ${token.decimals} decimals, such as +100 or -2.5.`,
     );
   }
+  const key = { merchantId: input.merchantId, chain: token.chain, symbol: token.symbol };
   const balance = await adjustBalance(deps.db, {
-    merchantId: input.merchantId,
-    chain: token.chain,
-    symbol: token.symbol,
+    ...key,
     decimals: token.decimals,
     amountBase: parsed.base,
     reason,
     now: deps.clock.now(),
+  }).catch(async (error: unknown) => {
+    if (!(error instanceof AppError) || error.code !== 'ledger_negative') throw error;
+    const [now] = await listBalances(deps.db, key);
+    throw new AppError(
+      'ledger_negative',
+      `${input.merchantId} has ${formatAmount(now?.available ?? 0n, token.decimals)} ${token.symbol} available on ${token.chain}; an adjustment of ${signed(parsed.base, token.decimals)} would take it below zero (frozen money belongs to payouts in flight).`,
+    );
   });
   deps.logger.info(
     {
