@@ -101,7 +101,7 @@ export async function findOperatorPayout(
 ): Promise<Order> {
   if (merchantId !== undefined) {
     const order = findOrderByMerchantOrderId(deps.db, merchantId, orderId);
-    if (!order || order.type !== 'PAYOUT')
+    if (order?.type !== 'PAYOUT')
       throw new AppError('order_not_found', `Merchant ${merchantId} has no payout ${orderId}.`);
     return order;
   }

@@ -219,7 +219,7 @@ async function repriceStuck(
     if (!first || !newest || newest.createdAt > due || first.maxFeePerGas === null) continue;
     if (attempts.some((a) => a.status !== 'broadcast')) continue;
     const order = findOrderById(deps.db, first.orderRef);
-    if (!order || order.status !== 'PENDING') continue;
+    if (order?.status !== 'PENDING') continue;
     let onChain = false;
     for (const a of attempts) if ((await adapter.lookup(a.txHash)).state === 'mined') onChain = true;
     if (onChain) continue; // the tracker moves it on

@@ -2,9 +2,10 @@ import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listBalances, listLedgerEntries, sumLedgerEntries } from '../../src/db/repositories/ledger.ts';
 import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
-import { setBlocked } from '../../src/devnet/evm/tokens.ts';
+import { setBlocked, tokenBalance } from '../../src/devnet/evm/tokens.ts';
 import { expireOrders } from '../../src/services/expire-orders.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
+import { pausePayouts, resumePayouts } from '../../src/services/payout-pause.ts';
 import { type EvmWorld, evmWorld } from '../helpers/evm-chain.ts';
 import { body } from '../helpers/harness.ts';
 
@@ -153,13 +154,12 @@ describe('a merchant’s balance on a real chain', () => {
     expect(order(failing.orderId).status).toBe('FAILED');
     expect(await balance()).toEqual({ available, frozen: 0n });
 
-    await (await import('../../src/services/payout-pause.ts')).pausePayouts(w.h.rt, 'ETH');
+    await pausePayouts(w.h.rt, 'ETH');
     const expiring = await payout('4');
     await w.payouts('ETH'); // paused: never signed
     w.h.clock.advance(31 * 60_000);
     await expireOrders(w.h.rt);
-    w.h.clock.set(Date.now());
-    await (await import('../../src/services/payout-pause.ts')).resumePayouts(w.h.rt);
+    await resumePayouts(w.h.rt);
     expect(order(expiring.orderId).status).toBe('EXPIRED');
     expect(await balance()).toEqual({ available, frozen: 0n });
     const released = (await listLedgerEntries(w.h.rt.db, { merchantId: m.merchantId })).filter(
@@ -236,7 +236,6 @@ describe('concurrent createPayout requests never commit more than there is', () 
 
   it('20 at once against the hot wallet: the accepted ones sum to at most what it holds', async () => {
     const c = w.devnet.get('ETH');
-    const { tokenBalance } = await import('../../src/devnet/evm/tokens.ts');
     // settle what is queued so far, then measure what the hot wallet holds
     for (let i = 0; i < 3; i++) {
       await w.payouts('ETH');

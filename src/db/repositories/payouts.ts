@@ -58,7 +58,10 @@ const LIVE: AttemptStatus[] = ['signed', 'broadcast', 'mined'];
 export interface PayoutFacts {
   /** The merchant's balance in the payout's chain and token. */
   balance: Balance;
-  /** The merchant's payouts of this token accepted in the last 24 hours, except failed or expired ones. */
+  /**
+   * The merchant's payouts of this symbol on any chain accepted in the last 24 hours, except failed
+   * or expired ones, in the payout's decimals (rounded up where a chain has more).
+   */
   paidTodayBase: bigint;
   /**
    * What the hot wallet has promised and a balance read at `balanceReadAt` may still show: payouts
@@ -71,12 +74,12 @@ export interface PayoutFacts {
 const selectPaidToday = (db: Db) =>
   prepared(db, 'payouts.paidToday', () =>
     db.$client.prepare<
-      { merchantId: string; chain: string; symbol: string; since: number },
-      { amount: string }
+      { merchantId: string; symbol: string; since: number },
+      { amount: string; decimals: number }
     >(
-      `SELECT amount_base AS amount FROM orders
+      `SELECT amount_base AS amount, decimals FROM orders
        WHERE merchant_id = @merchantId AND type = 'PAYOUT' AND created_at >= @since
-         AND chain = @chain AND symbol = @symbol AND status NOT IN ('FAILED', 'EXPIRED')`,
+         AND symbol = @symbol AND status NOT IN ('FAILED', 'EXPIRED')`,
     ),
   );
 
@@ -122,8 +125,13 @@ export function acceptPayout(
       return { order: existing, created: false, paramsKey: orderParamsKey(db, existing.id) ?? '' };
     const key = { merchantId: order.merchantId, chain: order.chain, symbol: order.symbol };
     let paidTodayBase = 0n;
-    for (const r of selectPaidToday(db).all({ ...key, since: input.dayStart }))
-      paidTodayBase += BigInt(r.amount);
+    // per symbol over every chain, in this payout's decimals (BSC's USDT has 18, the others 6)
+    for (const r of selectPaidToday(db).all({
+      merchantId: key.merchantId,
+      symbol: key.symbol,
+      since: input.dayStart,
+    }))
+      paidTodayBase += rescale(BigInt(r.amount), r.decimals, order.decimals);
     const hotWallet = { tokenBase: 0n, nativeBase: 0n, count: 0 };
     for (const r of selectCommitted(db).all({ chain: order.chain, since: input.balanceReadAt })) {
       hotWallet.count++;
@@ -149,6 +157,14 @@ export function acceptPayout(
       openHold(db, { orderRef: created.id, kind: 'approval', reason: input.approval, now: input.now });
     return { order: created, created: true, paramsKey: order.paramsKey };
   });
+}
+
+/** Base units of one token in another's decimals, rounded up (a limit is never undercounted). */
+function rescale(amount: bigint, from: number, to: number): bigint {
+  if (from === to) return amount;
+  if (from < to) return amount * 10n ** BigInt(to - from);
+  const unit = 10n ** BigInt(from - to);
+  return (amount + unit - 1n) / unit;
 }
 
 // --- the sender's and tracker's view --------------------------------------------------------------
