@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { Address } from 'viem';
@@ -10,14 +12,11 @@ import { webhookEvents } from '../../src/db/schema/webhook-events.ts';
 import { tokenBalance } from '../../src/devnet/evm/tokens.ts';
 import { collectMetrics } from '../../src/services/collect-metrics.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
-import {
-  failOperatorPayout,
-  listOperatorPayouts,
-  retryOperatorPayout,
-} from '../../src/services/manage-payouts.ts';
-import { type EvmWorld, evmWorld } from '../helpers/evm-chain.ts';
+import { listOperatorPayouts, retryOperatorPayout } from '../../src/services/manage-payouts.ts';
+import { kassaAsync } from '../helpers/cli.ts';
+import { devnetChainConfig, type EvmWorld, evmWorld } from '../helpers/evm-chain.ts';
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
-import { body } from '../helpers/harness.ts';
+import { body, TEST_MASTER_KEY, TEST_MNEMONIC } from '../helpers/harness.ts';
 
 /**
  * Issue 11's double payment, reproduced and closed: a JSON-RPC proxy in front of anvil whose
@@ -30,6 +29,7 @@ let w: EvmWorld;
 let proxy: FaultProxy;
 let m: MerchantCreated;
 let n = 0;
+let configFile: string;
 const logs: { level: number; msg: string; orderId?: string }[] = [];
 
 beforeAll(async () => {
@@ -41,6 +41,11 @@ beforeAll(async () => {
   });
   m = await w.h.merchant('V3');
   await w.h.fund(m, 'ETH', 'USDT', '1000');
+  configFile = join(w.h.dir, 'kassa.json');
+  writeFileSync(
+    configFile,
+    JSON.stringify(devnetChainConfig(w.devnet, { rpc: () => [proxy.endpoint('a'), proxy.endpoint('b')] })),
+  );
   w.h.rt.logger = pino(
     { level: 'debug' },
     new Writable({
@@ -56,6 +61,15 @@ afterAll(async () => {
   await proxy?.close();
   await w?.close();
 });
+
+/** `kassa …` on the test's database and chain (through the proxy), as an operator runs it. */
+const cli = (args: string[]) =>
+  kassaAsync([...args, '--config', configFile], {
+    KASSA_DB: join(w.h.dir, 'kassa.db'),
+    KASSA_MNEMONIC: TEST_MNEMONIC,
+    KASSA_MASTER_KEY: TEST_MASTER_KEY,
+    KASSA_LOG_LEVEL: 'warn',
+  });
 
 const receiver = (i: number) => `0x${(0x5000 + i).toString(16).padStart(40, '0')}` as Address;
 
@@ -219,7 +233,10 @@ describe('a payout whose nonce was spent by a transaction Kassa did not record',
     );
     expect(await received(to)).toBe(0n);
 
-    await retryOperatorPayout(w.h.rt, w.h.rt.adapters.get('ETH') ?? null, id);
+    // the operator checked the chain: it did not land
+    const retried = await cli(['payouts', 'retry', id, '--json']);
+    expect(retried.code).toBe(0);
+    expect(JSON.parse(retried.stdout)).toMatchObject({ orderId: id, status: 'PENDING', hold: null });
     await passes(4);
     expect(order(id).status).toBe('SUCCESS');
     expect(await received(to)).toBe(6_000_000n);
@@ -237,7 +254,10 @@ describe('a payout whose nonce was spent by a transaction Kassa did not record',
     await spendNonceElsewhere(id);
     await passes(1);
     expect(await stuck()).toEqual([id]);
-    await failOperatorPayout(w.h.rt, id, 'paid by hand from the cold wallet');
+    expect((await cli(['payouts', 'fail', id])).code).toBe(2); // a reason is required
+    const failed = await cli(['payouts', 'fail', id, '--reason', 'paid by hand from the cold wallet']);
+    expect(failed.code).toBe(0);
+    expect(failed.stdout).toBe(`payout ${id} (${m.merchantId}) failed: FAILED\n`);
     expect(order(id)).toMatchObject({ status: 'FAILED', reason: 'paid by hand from the cold wallet' });
     const after = (await listBalances(w.h.rt.db, { merchantId: m.merchantId }))[0];
     expect(after?.available).toBe(before?.available);
