@@ -17,6 +17,7 @@ import { kassaAsync } from '../helpers/cli.ts';
 import { devnetChainConfig, type EvmWorld, evmWorld } from '../helpers/evm-chain.ts';
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
 import { body, TEST_MASTER_KEY, TEST_MNEMONIC } from '../helpers/harness.ts';
+import { spendOfSigned } from '../helpers/spends.ts';
 
 /**
  * Issue 11's double payment, reproduced and closed: a JSON-RPC proxy in front of anvil whose
@@ -272,5 +273,59 @@ describe('a payout whose nonce was spent by a transaction Kassa did not record',
       .filter((e) => JSON.parse(e.data).orderId === id)
       .map((e) => e.notifyType);
     expect(events.at(-1)).toBe('ORDER_FAILED');
+  });
+});
+
+describe('the EVM slot verdict', () => {
+  const c = () => w.devnet.get('ETH');
+  const adapter = () => {
+    const a = w.h.rt.adapters.get('ETH');
+    if (!a) throw new Error('no ETH adapter');
+    return a;
+  };
+  const hot = () => {
+    const k = w.h.rt.keys?.hotWallet('ETH');
+    if (!k) throw new Error('no keys');
+    return k;
+  };
+
+  it('is dead only when the nonce was used by a transaction Kassa recorded, unexplained when by anything else', async () => {
+    const token = { symbol: 'USDT', contract: c().tokens.USDT.address, decimals: 6 };
+    const nonce = await (adapter().nextNonce as (a: string) => Promise<number>)(hot().address);
+    const sign = (to: string) =>
+      adapter().signPayout({
+        privateKey: hot().privateKey,
+        from: hot().address,
+        to,
+        token,
+        amountBase: 1n,
+        nonce,
+      });
+    const ours = await sign(receiver(20));
+    const rival = await sign(receiver(21)); // the same nonce: only one of the two can ever land
+    const judge = (recorded: (typeof ours)[]) =>
+      adapter().judgeSlot({
+        from: hot().address,
+        attempts: [spendOfSigned(ours)],
+        recorded: recorded.map(spendOfSigned),
+      });
+    expect(await judge([rival])).toMatchObject({ state: 'open' }); // nothing used the nonce yet
+    expect(await adapter().broadcast(rival)).toEqual({ ok: true });
+    await c().client.waitForTransactionReceipt({ hash: rival.txHash as `0x${string}` });
+    expect(await judge([rival])).toEqual({
+      state: 'dead',
+      proof: `nonce ${nonce} was used by Kassa's transaction ${rival.txHash}`,
+    });
+    expect(await judge([])).toMatchObject({ state: 'unexplained' });
+    expect(
+      await adapter().judgeSlot({ from: hot().address, attempts: [spendOfSigned(rival)], recorded: [] }),
+    ).toEqual({ state: 'landed', txHash: rival.txHash });
+    // one endpoint that does not see the rival yet keeps it from being called dead
+    const hide = proxy.hideTransactions([rival.txHash], { endpoint: 'b' });
+    expect(await judge([rival])).toMatchObject({
+      state: 'open',
+      detail: expect.stringMatching(/^endpoints disagree/),
+    });
+    hide.remove();
   });
 });
