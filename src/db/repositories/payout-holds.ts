@@ -80,13 +80,3 @@ export function openHoldsOf(db: Db, orderRefs: string[]): Map<string, PayoutHold
   for (const r of rows) out.set(r.orderRef, [...(out.get(r.orderRef) ?? []), r]);
   return out;
 }
-
-/** Every open hold (of one kind, or all), oldest first. */
-export function openHolds(db: Db, kind?: HoldKind): PayoutHold[] {
-  return db
-    .select()
-    .from(payoutHolds)
-    .where(and(isNull(payoutHolds.resolvedAt), kind === undefined ? undefined : eq(payoutHolds.kind, kind)))
-    .orderBy(payoutHolds.createdAt)
-    .all();
-}
