@@ -29,7 +29,8 @@ type SendDeps = Pick<Deps, 'db' | 'clock' | 'logger' | 'keys' | 'config'>;
  *    `payouts.repriceAfterSeconds` while the network's fee rose past theirs are replaced at the same
  *    nonce with a higher fee, never above `payouts.maxFeeBump` times the first one's;
  * 3. payouts that need a transaction are signed in a new slot: INIT ones (not awaiting approval),
- *    and PENDING ones whose every transaction was proven unable to land. Held payouts are skipped.
+ *    and PENDING ones whose every transaction was proven unable to land (past their expiry they fail
+ *    instead, unless the operator retried them). Held payouts are skipped.
  * The signed bytes are stored together with the order's move to PENDING, and only then broadcast.
  * A payout the chain would refuse for good (the token reverts it) fails with the reason.
  */
@@ -52,7 +53,7 @@ export async function sendPayouts(
   for (const order of await payoutsToSend(deps.db, chain, 20)) {
     if (signal.aborted) break;
     const now = deps.clock.now();
-    if (order.expiresAt <= now) {
+    if (order.expiresAt <= now && !order.retriedByOperator) {
       if (order.status === 'PENDING') {
         await failPayout(deps, order, 'The payout could not be sent before it expired.');
         failed++;

@@ -191,8 +191,12 @@ export function attemptsOfOrder(db: Db, orderRef: string): PayoutAttempt[] {
 
 const selectToSend = (db: Db) =>
   prepared(db, 'payouts.toSend', () =>
-    db.$client.prepare<{ chain: string; limit: number }, { id: string }>(
-      `SELECT o.id FROM orders o
+    db.$client.prepare<{ chain: string; limit: number }, { id: string; retried: number }>(
+      `SELECT o.id,
+         EXISTS (SELECT 1 FROM payout_holds h WHERE h.order_ref = o.id AND h.resolution = 'retried'
+                 AND NOT EXISTS (SELECT 1 FROM payout_attempts a WHERE a.order_ref = o.id
+                                 AND a.created_at > h.resolved_at)) AS retried
+       FROM orders o
        WHERE o.chain = @chain AND o.type = 'PAYOUT' AND o.status IN ('INIT', 'PENDING')
          AND NOT EXISTS (SELECT 1 FROM payout_attempts a WHERE a.order_ref = o.id
                          AND a.status IN ('signed', 'broadcast', 'mined'))
@@ -204,14 +208,29 @@ const selectToSend = (db: Db) =>
 /**
  * Payouts of a chain that need a transaction in a new spend slot: INIT ones, and PENDING ones whose
  * every attempt was proven unable to land (or given up by the operator). Payouts on hold (awaiting
- * approval, or stuck until the operator decides) are left alone. Oldest first.
+ * approval, or stuck until the operator decides) are left alone. Oldest first; `retriedByOperator`
+ * marks those the operator told to send again (`kassa payouts retry`) that have not been signed
+ * since: the operator's decision stands even past the payout's expiry.
  */
-export async function payoutsToSend(db: Db, chain: string, limit: number): Promise<Order[]> {
-  const ids = selectToSend(db)
-    .all({ chain, limit })
-    .map((r) => r.id);
-  if (ids.length === 0) return [];
-  const rows = db.select().from(orders).where(inArray(orders.id, ids)).all().map(rowToOrder);
+export async function payoutsToSend(
+  db: Db,
+  chain: string,
+  limit: number,
+): Promise<(Order & { retriedByOperator: boolean })[]> {
+  const picked = selectToSend(db).all({ chain, limit });
+  if (picked.length === 0) return [];
+  const retried = new Set(picked.filter((r) => r.retried === 1).map((r) => r.id));
+  const rows = db
+    .select()
+    .from(orders)
+    .where(
+      inArray(
+        orders.id,
+        picked.map((r) => r.id),
+      ),
+    )
+    .all()
+    .map((r) => ({ ...rowToOrder(r), retriedByOperator: retried.has(r.id) }));
   return rows.sort((a, b) => a.createdAt - b.createdAt);
 }
 
