@@ -99,7 +99,7 @@ describe('a merchant’s balance on a real chain', () => {
     const credits = (await listLedgerEntries(w.h.rt.db, { merchantId: m.merchantId })).filter(
       (e) => e.kind === 'collection_credit',
     );
-    expect(credits.map((e) => [e.orderId, e.availableDelta])).toEqual([
+    expect(credits.map((e) => [e.orderId, e.availableDelta]).sort()).toEqual([
       [exact, 9_500_000n],
       [over, 11_500_000n],
     ]);
@@ -217,6 +217,29 @@ describe('a merchant’s balance on a real chain', () => {
     await w.mine('ETH', 3);
     await w.payouts('ETH');
     expect(order(held.orderId).status).toBe('SUCCESS');
+  });
+});
+
+describe('payouts.requireMerchantBalance off (the operator pays from their own hot wallet)', () => {
+  it('accepts payouts without a merchant balance and moves no money for them; the hot wallet check stays', async () => {
+    const own = await newMerchant();
+    w.h.rt.config.payouts.requireMerchantBalance = false;
+    try {
+      const p = await payout('5', { merchant: own });
+      expect(p.status).toBe(200);
+      expect(await listLedgerEntries(w.h.rt.db, { merchantId: own.merchantId })).toEqual([]);
+      const tooMuch = await payout('5000000', { merchant: own }); // more than the hot wallet holds
+      expect(tooMuch.r).toEqual({ code: 422, msg: 'Insufficient balance for this payout.', data: null });
+      await w.payouts('ETH');
+      await w.mine('ETH', 3);
+      await w.payouts('ETH');
+      expect(order(p.orderId, own).status).toBe('SUCCESS');
+      expect(await listLedgerEntries(w.h.rt.db, { merchantId: own.merchantId })).toEqual([]);
+      expect(await listBalances(w.h.rt.db, { merchantId: own.merchantId })).toEqual([]);
+    } finally {
+      w.h.rt.config.payouts.requireMerchantBalance = true;
+    }
+    expect((await payout('5', { merchant: own })).r.msg).toMatch(/^Insufficient funds\. balance: 0\.00 /);
   });
 });
 
