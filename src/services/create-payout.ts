@@ -119,16 +119,16 @@ export async function createPayout(
     dayStart: now - DAY_MS,
     now,
     judge(facts) {
-      checkDailyPayouts(limits, facts.paidTodayBase, input.amountBase, decimals);
-      if (settings.requireMerchantBalance && facts.balance.available < input.amountBase + feeBase) {
-        throw insufficientFunds({
-          available: facts.balance.available,
-          amountBase: input.amountBase,
-          feeBase,
-          decimals,
-        });
+      if (limits.dailyAmount !== null)
+        checkDailyPayouts(limits, facts.paidToday(), input.amountBase, decimals);
+      if (settings.requireMerchantBalance) {
+        const { available } = facts.balance();
+        if (available < input.amountBase + feeBase)
+          throw insufficientFunds({ available, amountBase: input.amountBase, feeBase, decimals });
       }
-      const shortfall = wallet ? hotWalletShortfall(wallet, facts.hotWallet, input.amountBase) : null;
+      const shortfall = wallet
+        ? hotWalletShortfall(wallet, facts.hotWalletCommitted(), input.amountBase)
+        : null;
       if (shortfall) throw new AppError('insufficient_balance', shortfall);
     },
   }).catch((error: unknown) => {

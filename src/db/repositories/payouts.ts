@@ -54,21 +54,24 @@ const LIVE: AttemptStatus[] = ['signed', 'broadcast', 'mined'];
 
 // --- accepting a payout ---------------------------------------------------------------------------
 
-/** What createPayout's checks are decided on, read inside the write transaction that inserts it. */
+/**
+ * What createPayout's checks are decided on, read inside the write transaction that inserts it; each
+ * is read only when the check that needs it runs (a daily sum costs a scan of the day's payouts).
+ */
 export interface PayoutFacts {
   /** The merchant's balance in the payout's chain and token. */
-  balance: Balance;
+  balance(): Balance;
   /**
    * The merchant's payouts of this symbol on any chain accepted in the last 24 hours, except failed
    * or expired ones, in the payout's decimals (rounded up where a chain has more).
    */
-  paidTodayBase: bigint;
+  paidToday(): bigint;
   /**
    * What the hot wallet has promised and a balance read at `balanceReadAt` may still show: payouts
    * not sent or not mined (INIT, PENDING), and those Kassa recorded as mined after that moment
    * (recorded earlier means mined earlier, so the balance read already shows them).
    */
-  hotWallet: { tokenBase: bigint; nativeBase: bigint; count: number };
+  hotWalletCommitted(): { tokenBase: bigint; nativeBase: bigint; count: number };
 }
 
 const selectPaidToday = (db: Db) =>
@@ -124,21 +127,26 @@ export function acceptPayout(
     if (existing)
       return { order: existing, created: false, paramsKey: orderParamsKey(db, existing.id) ?? '' };
     const key = { merchantId: order.merchantId, chain: order.chain, symbol: order.symbol };
-    let paidTodayBase = 0n;
-    // per symbol over every chain, in this payout's decimals (BSC's USDT has 18, the others 6)
-    for (const r of selectPaidToday(db).all({
-      merchantId: key.merchantId,
-      symbol: key.symbol,
-      since: input.dayStart,
-    }))
-      paidTodayBase += rescale(BigInt(r.amount), r.decimals, order.decimals);
-    const hotWallet = { tokenBase: 0n, nativeBase: 0n, count: 0 };
-    for (const r of selectCommitted(db).all({ chain: order.chain, since: input.balanceReadAt })) {
-      hotWallet.count++;
-      if (r.symbol === order.symbol) hotWallet.tokenBase += BigInt(r.amount);
-      if (r.symbol === input.nativeSymbol) hotWallet.nativeBase += BigInt(r.amount);
-    }
-    input.judge({ balance: readBalance(db, key), paidTodayBase, hotWallet });
+    input.judge({
+      balance: () => readBalance(db, key),
+      paidToday() {
+        // per symbol over every chain, in this payout's decimals (BSC's USDT has 18, the others 6)
+        let sum = 0n;
+        const since = input.dayStart;
+        for (const r of selectPaidToday(db).all({ merchantId: key.merchantId, symbol: key.symbol, since }))
+          sum += rescale(BigInt(r.amount), r.decimals, order.decimals);
+        return sum;
+      },
+      hotWalletCommitted() {
+        const committed = { tokenBase: 0n, nativeBase: 0n, count: 0 };
+        for (const r of selectCommitted(db).all({ chain: order.chain, since: input.balanceReadAt })) {
+          committed.count++;
+          if (r.symbol === order.symbol) committed.tokenBase += BigInt(r.amount);
+          if (r.symbol === input.nativeSymbol) committed.nativeBase += BigInt(r.amount);
+        }
+        return committed;
+      },
+    });
     const created = insertOrder(db, { ...order, id: newId('ord') }, input.now);
     if (input.freezeBase !== null) {
       postEntry(
