@@ -1,6 +1,7 @@
 /**
  * The servers bench/api.ts measures, one per process (argv[2]):
- * - `kassa`: the real API (bootstrap, migrated SQLite in WAL, address pool filled first);
+ * - `kassa`: the real API (bootstrap, migrated SQLite in WAL, address pool filled first, the merchant's
+ *   ledger funded for payouts; no chain connected, so createPayout skips the hot-wallet read);
  * - `baseline`: a bare Hono endpoint doing one HMAC check and one better-sqlite3 insert, each its own
  *   commit in WAL with synchronous=NORMAL (no fsync: not durable across a power loss);
  * - `baseline-durable`: the same with synchronous=FULL, the durability Kassa's database runs with.
@@ -17,6 +18,7 @@ import { bootstrap } from '../src/bootstrap.ts';
 import { createApp } from '../src/http/app.ts';
 import { silentLogger } from '../src/lib/logger.ts';
 import { fillAddressPool } from '../src/services/fill-address-pool.ts';
+import { adjustLedger } from '../src/services/manage-ledger.ts';
 import { createMerchant } from '../src/services/manage-merchants.ts';
 
 const mode = process.argv[2];
@@ -59,6 +61,7 @@ if (mode === 'baseline' || mode === 'baseline-durable') {
     overrides: {
       rateLimits: {
         createCollection: { limit: 1_000_000, windowSeconds: 10 },
+        createPayout: { limit: 1_000_000, windowSeconds: 10 },
         status: { limit: 1_000_000, windowSeconds: 10 },
       },
     },
@@ -68,6 +71,19 @@ if (mode === 'baseline' || mode === 'baseline-durable') {
     logger: silentLogger(),
   });
   const merchant = await createMerchant(rt, { kind: 'V3' });
+  // createPayout freezes amount + fee on the merchant's ledger: give it plenty to pay out
+  for (const [chain, symbol] of [
+    ['ETH', 'USDT'],
+    ['TRON', 'USDT'],
+    ['BSC', 'USDC'],
+  ] as const)
+    await adjustLedger(rt, {
+      merchantId: merchant.merchantId,
+      chain,
+      symbol,
+      amount: '+1000000000',
+      reason: 'bench',
+    });
   const started = Date.now();
   for (const family of ['evm', 'tron'] as const) {
     while ((await fillAddressPool(rt, family, pool, 500)) > 0) {}

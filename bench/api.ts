@@ -1,6 +1,8 @@
 /**
  * API benchmark (issue 2): signed createCollection against the real Kassa API, and in the same run a
- * bare Hono endpoint doing one HMAC check and one better-sqlite3 insert as the baseline. Each
+ * bare Hono endpoint doing one HMAC check and one better-sqlite3 insert as the baseline. Then (issue
+ * 11) signed createPayout on the same server: limits, the ledger check and the freeze, decided in
+ * the insert's transaction (no chain is connected, so the hot-wallet read is not part of it). Each
  * server runs in its own process; autocannon runs here, all on 127.0.0.1.
  *
  *   npx tsx bench/api.ts [--duration 10] [--connections 50] [--pool 40000]
@@ -92,6 +94,22 @@ const signed = await run(kassa.info.port, '/v1/order/createCollection', () => {
     orderId: `bench-${i}-${randomUUID()}`,
   });
 });
+const receivers: Record<string, string> = {
+  ETH: '0x1111111111111111111111111111111111111111',
+  TRON: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+  BSC: '0x2222222222222222222222222222222222222222',
+};
+let j = 0;
+const payouts = await run(kassa.info.port, '/v1/order/createPayout', () => {
+  const c = chains[j++ % chains.length] as (typeof chains)[number];
+  return sign(kassa.info.token, {
+    amount: '1.5',
+    symbol: c.symbol,
+    chain: c.chain,
+    orderId: `bench-p-${j}-${randomUUID()}`,
+    receiveAddress: receivers[c.chain],
+  });
+});
 kassa.child.kill('SIGTERM');
 
 const ratio = signed.requestsPerSec / base.requestsPerSec;
@@ -107,6 +125,8 @@ const report = {
   baseline: base,
   baselineDurable: durable,
   createCollection: signed,
+  createPayout: payouts,
+  loadAverage: (await import('node:os')).loadavg().map((l) => Number(l.toFixed(2))),
   ratioToBaseline: Number(ratio.toFixed(2)),
   ratioToDurableBaseline: Number((signed.requestsPerSec / durable.requestsPerSec).toFixed(2)),
   budget: {

@@ -20,6 +20,11 @@ const USAGE = `Usage: kassa <command> [options]
   deposits unattributed [--chain C] [--json]   payments no order took (late, wrong token)
   admin create-user --email E [--role admin|viewer] --password-stdin   a dashboard user (password on stdin)
   admin users | set-password --email E --password-stdin | reset-totp --email E | remove-user --email E
+  payouts list [--merchant M] [--status S] [--stuck] [--awaiting-approval] [--json]
+  payouts approve ID | reject ID --reason TEXT | retry ID | fail ID --reason TEXT  [--merchant M]
+  payouts pause [--chain C] | resume [--chain C]   stop or restart signing (requests still queue)
+  ledger balances [--merchant M] [--json] | entries --merchant M [--json]
+  ledger adjust --merchant M --chain C --symbol S --amount ±X --reason TEXT
 
 Every command takes --config FILE (JSON or TS, merged over wrangler-free.config.ts); commands log
 only errors unless --verbose or --log-level L (or KASSA_LOG_LEVEL) asks for more.
@@ -44,6 +49,10 @@ const OPTIONS = {
   data: { type: 'string' },
   out: { type: 'string' },
   amount: { type: 'string' },
+  reason: { type: 'string' },
+  status: { type: 'string' },
+  stuck: { type: 'boolean' },
+  'awaiting-approval': { type: 'boolean' },
   'log-level': { type: 'string' },
   verbose: { type: 'boolean' },
   email: { type: 'string' },
@@ -52,11 +61,24 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** `--amount -5` as `--amount=-5`: parseArgs would take a negative amount for an option. */
+function signedAmounts(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const next = argv[i + 1];
+    if (argv[i] === '--amount' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`--amount=${next}`);
+      i++;
+    } else out.push(argv[i] as string);
+  }
+  return out;
+}
+
 /** The `kassa` CLI. Exit codes: 0 ok, 1 failure, 2 bad usage or configuration. */
 export async function main(argv: string[]): Promise<void> {
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: signedAmounts(argv), options: OPTIONS, allowPositionals: true, strict: true });
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n\n${USAGE}\n`);
     process.exit(2);
@@ -100,6 +122,12 @@ export async function main(argv: string[]): Promise<void> {
         return;
       case 'admin':
         await (await import('./cli/admin.ts')).adminCommand(rest, flags);
+        return;
+      case 'payouts':
+        await (await import('./cli/payouts.ts')).payoutsCommand(rest, flags);
+        return;
+      case 'ledger':
+        await (await import('./cli/ledger.ts')).ledgerCommand(rest, flags);
         return;
       case 'webhooks':
         await (await import('./cli/webhooks.ts')).webhooksCommand(rest, flags);

@@ -55,7 +55,38 @@ export interface SignedPayout {
   nonce: number | null;
   /** Epoch ms after which this transaction can never land (TRON expiration); null when it can land any time. */
   validUntil: number | null;
+  /** Its spend slot in words: `nonce 14`, `ref 1a2b…, expires <ms>`, `0xcoin@12, …`. */
+  slot: string;
+  /** EVM: the fee per gas it pays (max fee, or gas price) and the priority fee, in wei; null elsewhere. */
+  maxFeePerGas: bigint | null;
+  maxPriorityFeePerGas: bigint | null;
 }
+
+/** A transaction Kassa signed from a hot wallet, as stored. */
+export interface RecordedSpend {
+  txHash: string;
+  /** The signed transaction as `broadcast` takes it. */
+  raw: string;
+  nonce: number | null;
+  validUntil: number | null;
+}
+
+/**
+ * Whether a payout's spend slot may be used again (DESIGN.md section 11, "never twice"):
+ * - `landed`: one of its transactions is on chain (or known to the node): follow it;
+ * - `open`: nothing used the slot yet, or the evidence is not conclusive yet: send the same bytes
+ *   again (or re-price at the same nonce), never a transaction in a new slot;
+ * - `dead`: none of its transactions can ever land (TRON: expired on a node at or past that time;
+ *   Sui: an input version consumed by a transaction Kassa recorded; EVM: the nonce used by a
+ *   transaction Kassa recorded for another purpose): a new slot may be signed;
+ * - `unexplained`: the slot was used by something Kassa did not record (the nonce is spent and no
+ *   transaction of ours is found): the payout is held for the operator.
+ */
+export type SlotVerdict =
+  | { state: 'landed'; txHash: string }
+  | { state: 'open'; detail: string }
+  | { state: 'dead'; proof: string }
+  | { state: 'unexplained'; detail: string };
 
 export type BroadcastResult =
   | { ok: true }
@@ -135,17 +166,23 @@ export interface ChainAdapter {
   /** The next nonce the chain expects from `address` counting pending transactions (nonce chains only). */
   nextNonce?(address: string): Promise<number>;
   /**
-   * Whether a signed transaction that the chain does not know can never land any more, so a new
-   * one may replace it without risk of paying twice: EVM when its nonce was used by another
-   * transaction, TRON once it expired, SUI once its input objects moved on. Must answer false when
-   * in doubt.
+   * Judges a payout's spend slot from the chain (see SlotVerdict): `attempts` are the payout's own
+   * transactions in that slot (the original and its replacements), `recorded` other transactions
+   * Kassa signed from the same wallet. Every read behind the verdict comes from one pinned endpoint
+   * and is repeated on a second one where configured; a verdict that is not proven on every
+   * endpoint asked is never `dead`.
    */
-  canNeverLand(attempt: {
-    txHash: string;
+  judgeSlot(input: {
     from: string;
-    nonce: number | null;
-    validUntil: number | null;
-  }): Promise<boolean>;
+    attempts: RecordedSpend[];
+    recorded: RecordedSpend[];
+  }): Promise<SlotVerdict>;
+  /**
+   * EVM: signs a replacement of a stuck transaction in the same slot (same nonce, same call) paying
+   * more: at least the node's replacement minimum (+12.5 %) and today's fee, never above `capWei`
+   * per gas. Null when today's fee does not exceed what the transaction pays, or the cap is reached.
+   */
+  reprice?(input: { privateKey: Buffer; raw: string; capWei: bigint }): Promise<SignedPayout | null>;
   /** Requests and transient errors per RPC URL (URLs redacted), for /metrics; counters only grow. */
   rpcStatistics?(): EndpointStats[];
   /** Releases sockets and timers. */

@@ -32,6 +32,41 @@ const rateLimitsSchema = z.object({
   pay: rateLimitSchema,
   getOrderStatus: rateLimitSchema,
   supportSymbols: rateLimitSchema,
+  getBalance: rateLimitSchema.default({ limit: 100, windowSeconds: 10 }),
+});
+
+// --- payouts (issue 11): merchant balances, limits, approvals, re-pricing -------------------------
+
+/** Decimal amounts per token symbol, e.g. `{"USDT": "5000"}`. */
+const symbolAmounts = z.record(z.string(), decimalString).default({});
+
+const payoutLimitsSchema = z.object({
+  /** Largest single payout per symbol. */
+  maxAmount: symbolAmounts,
+  /** Most a merchant may pay out per symbol over a rolling 24 hours. */
+  dailyAmount: symbolAmounts,
+  /** Payouts above this per symbol wait for `kassa payouts approve`. */
+  approvalAbove: symbolAmounts,
+});
+
+const payoutsSchema = z.object({
+  /** Refuse payouts the merchant's available balance cannot cover (off: the operator pays from their own wallet). */
+  requireMerchantBalance: z.boolean().default(true),
+  /** A re-priced EVM replacement may pay at most this multiple of its first transaction's fee per gas. */
+  maxFeeBump: z.number().min(1).max(100).default(3),
+  /** An EVM payout not mined this long after it was sent is re-priced when the network's fee rose past it. */
+  repriceAfterSeconds: z.number().int().min(5).default(180),
+  /** Limits every merchant gets. */
+  limits: payoutLimitsSchema.prefault({}),
+  /** Per merchant id: limits replacing the global ones symbol by symbol, and an allowlist of receivers per chain. */
+  merchants: z
+    .record(
+      z.string(),
+      payoutLimitsSchema.partial().extend({
+        allowedAddresses: z.partialRecord(z.enum(CHAINS), z.array(z.string().min(1))).optional(),
+      }),
+    )
+    .default({}),
 });
 
 /** An IPv4 or IPv6 address, optionally with a /prefix. */
@@ -131,6 +166,7 @@ export const configSchema = z.object({
      */
     allowPrivateTargets: z.boolean().default(false),
   }),
+  payouts: payoutsSchema.prefault({}),
   worker: z.object({
     expireIntervalMs: z.number().int().min(10),
     payoutIntervalMs: z.number().int().min(10),
@@ -219,3 +255,4 @@ export type TokenSettings = z.output<typeof tokenSchema>;
 export type RateLimitName = keyof z.output<typeof rateLimitsSchema>;
 export type RateLimit = z.output<typeof rateLimitSchema>;
 export type TrustProxy = z.output<typeof trustProxySchema>;
+export type PayoutSettings = z.output<typeof payoutsSchema>;

@@ -12,6 +12,9 @@ export type AppErrorCode =
   | 'order_conflict'
   | 'body_too_large'
   | 'insufficient_balance'
+  | 'insufficient_funds'
+  | 'payout_refused'
+  | 'ledger_negative'
   | 'rate_limited'
   | 'not_found'
   | 'method_not_allowed'
@@ -62,6 +65,7 @@ export const MESSAGES = {
   amountInvalid: 'The amount must be a decimal string greater than zero.',
   amountPrecision: 'The amount has more decimal places than the token supports.',
   symbolUnsupported: 'The symbol is not supported on this chain.',
+  chainUnsupported: 'The chain is not supported.',
   signBlank: 'The sign cannot be left blank.',
   timestampBlank: 'The timestamp cannot be left blank.',
   nonceBlank: 'The nonce cannot be left blank.',
@@ -70,4 +74,13 @@ export const MESSAGES = {
   bodyTooDeep: 'The request body is nested too deeply.',
   orderIdTooLong: 'The orderId must be at most 64 characters.',
   uidTooLong: 'The uid must be at most 64 characters.',
+  payoutAboveLimit: 'The payout exceeds the limit for a single payout.',
+  payoutAboveDailyLimit: 'The payout exceeds the daily limit.',
+  receiveAddressNotAllowed: 'The receiveAddress is not on the allowlist.',
+  waitingForApproval: 'Waiting for approval.',
 } as const;
+
+/** A 422 payout refusal whose message is part of the contract (limits, allowlist). */
+export function payoutRefused(message: string): AppError {
+  return new AppError('payout_refused', message);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, parseAmount } from './money.ts';
+import { exceedsDecimal, feeToBase, formatAmount, parseAmount, parseSignedAmount } from './money.ts';
 
 describe('parseAmount', () => {
   it('parses decimal strings into exact base units', () => {
@@ -38,5 +38,35 @@ describe('formatAmount', () => {
       const parsed = parseAmount(formatAmount(base, 18), 18);
       expect(parsed).toEqual({ ok: true, base });
     }
+  });
+});
+
+describe('feeToBase', () => {
+  it('converts the configured fee exactly, and cuts a fee finer than the token to its smallest unit', () => {
+    expect(feeToBase('0.50', 6)).toBe(500_000n);
+    expect(feeToBase('0.00', 18)).toBe(0n);
+    expect(feeToBase('1.2345678', 6)).toBe(1_234_567n);
+    expect(() => feeToBase('-1', 6)).toThrow(RangeError);
+  });
+});
+
+describe('exceedsDecimal', () => {
+  it('compares base units with a decimal limit exactly, whatever either precision', () => {
+    expect(exceedsDecimal(5_000_000_000n, 6, '5000')).toBe(false);
+    expect(exceedsDecimal(5_000_000_001n, 6, '5000')).toBe(true);
+    expect(exceedsDecimal(10n ** 18n, 18, '0.999999999999999999')).toBe(true);
+    expect(exceedsDecimal(1n, 0, '0.5')).toBe(true);
+    expect(exceedsDecimal(0n, 6, '0')).toBe(false);
+  });
+});
+
+describe('parseSignedAmount', () => {
+  it('parses top-ups and corrections exactly, and refuses zero and excess precision', () => {
+    expect(parseSignedAmount('+12.5', 6)).toEqual({ ok: true, base: 12_500_000n });
+    expect(parseSignedAmount('-3', 6)).toEqual({ ok: true, base: -3_000_000n });
+    expect(parseSignedAmount('7', 2)).toEqual({ ok: true, base: 700n });
+    expect(parseSignedAmount('-0', 6).ok).toBe(false);
+    expect(parseSignedAmount('1.0000001', 6)).toEqual({ ok: false, reason: 'too-many-decimals' });
+    expect(parseSignedAmount('--1', 6).ok).toBe(false);
   });
 });

@@ -41,3 +41,49 @@ export function sumBase(values: Iterable<string | bigint>): bigint {
   for (const v of values) total += BigInt(v);
   return total;
 }
+
+const NON_NEGATIVE = /^(\d+)(?:\.(\d+))?$/;
+
+/** A non-negative decimal string scaled to `scale` fraction digits, or null when it has more. */
+function scaled(text: string, scale: number): bigint | null {
+  const match = NON_NEGATIVE.exec(text);
+  if (!match) return null;
+  const fraction = (match[2] ?? '').replace(/0+$/, '');
+  if (fraction.length > scale) return null;
+  return BigInt(match[1] ?? '0') * 10n ** BigInt(scale) + BigInt(fraction.padEnd(scale, '0') || '0');
+}
+
+/**
+ * The operator's handling fee (a non-negative decimal string such as "0.50") in base units of a
+ * token with `decimals`. A fee finer than the token's smallest unit is cut to it: the merchant is
+ * never charged more than configured. Throws RangeError on text that is not a decimal.
+ */
+export function feeToBase(fee: string, decimals: number): bigint {
+  const match = NON_NEGATIVE.exec(fee);
+  if (!match) throw new RangeError(`not a fee: "${fee}"`);
+  const fraction = (match[2] ?? '').slice(0, decimals);
+  return BigInt(match[1] ?? '0') * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
+}
+
+/**
+ * Whether `base` units of a token with `decimals` are more than the decimal `limit` ("5000",
+ * "0.5"), compared exactly whatever the limit's precision. Throws RangeError on a bad limit.
+ */
+export function exceedsDecimal(base: bigint, decimals: number, limit: string): boolean {
+  const fractionDigits = (limit.split('.')[1] ?? '').length;
+  const scale = Math.max(decimals, fractionDigits);
+  const limitScaled = scaled(limit, scale);
+  if (limitScaled === null) throw new RangeError(`not a decimal limit: "${limit}"`);
+  return base * 10n ** BigInt(scale - decimals) > limitScaled;
+}
+
+/**
+ * Parses a signed decimal amount ("+12.5", "-3", "7") into base units, exactly (no rounding,
+ * never zero): the amount of an operator's ledger adjustment.
+ */
+export function parseSignedAmount(text: string, decimals: number): ParsedAmount {
+  const sign = text.startsWith('-') ? -1n : 1n;
+  const body = text.startsWith('-') || text.startsWith('+') ? text.slice(1) : text;
+  const parsed = parseAmount(body, decimals);
+  return parsed.ok ? { ok: true, base: sign * parsed.base } : parsed;
+}

@@ -10,6 +10,7 @@ import { accessLog } from './middleware/access-log.ts';
 import { ProxyTrust } from './middleware/client-ip.ts';
 import { requestId } from './middleware/request-id.ts';
 import { checkoutRoute } from './routes/checkout.ts';
+import { getBalanceRoute } from './routes/merchant.get-balance.ts';
 import { healthRoute } from './routes/ops.health.ts';
 import { metricsRoute } from './routes/ops.metrics.ts';
 import { readinessRoute } from './routes/ops.readiness.ts';
@@ -66,6 +67,7 @@ export function createApp(
   return mountRoutes(createHttpContext(deps, options.directory), [
     createCollectionRoute,
     createPayoutRoute,
+    getBalanceRoute,
     orderStatusRoute,
     orderPayRoute,
     getOrderStatusRoute,

@@ -9,14 +9,13 @@ export function ok<T>(c: Context, data: T) {
 }
 
 /**
- * The R<T> envelope of an error: `code` mirrors the status, `data` is null. Validation errors carry
- * the interface's exact message; everything else takes the table's message (internals are logged,
- * never returned).
+ * The R<T> envelope of an error: `code` mirrors the status, `data` is null. Errors the table marks
+ * (validation, payout refusals) carry their exact message; everything else takes the table's
+ * message (internals are logged, never returned).
  */
 export function fail(c: Context, error: AppError) {
   const entry = ERROR_TABLE[error.code];
-  const msg =
-    error.code === 'validation' || error.code === 'not_found' ? (error.detail ?? entry.msg) : entry.msg;
+  const msg = entry.detail ? (error.detail ?? entry.msg) : entry.msg;
   if (error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
   return c.json({ code: entry.status, msg, data: null }, entry.status as ContentfulStatusCode);
 }

@@ -5,6 +5,7 @@ import {
   webhookAttemptsSince,
   webhookEventCounts,
 } from '../db/repositories/ops.ts';
+import { heldPayoutCounts } from '../db/repositories/payouts.ts';
 import { type ChainProgress, chainProgress, type OpsDeps } from './chain-progress.ts';
 import { PrometheusText, type Sample } from './prometheus-text.ts';
 
@@ -21,9 +22,9 @@ function perChain(progress: ChainProgress[], pick: (p: ChainProgress) => number 
 }
 
 /**
- * The Prometheus text of /metrics: orders by chain, type and status; payout queue per chain;
- * scanner height, final height, head and lag per chain (chain-progress.ts); reorganisations found
- * per chain and the depth of the last one; RPC requests and errors
+ * The Prometheus text of /metrics: orders by chain, type and status; payout queue and payouts held
+ * for the operator per chain; scanner height, final height, head and lag per chain
+ * (chain-progress.ts); reorganisations found per chain and the depth of the last one; RPC requests and errors
  * per chain and redacted URL (this process's adapters); webhook events by status and delivery
  * attempts; process memory. Reads only. Costs one pass over the orders and webhook_events indexes.
  */
@@ -55,6 +56,19 @@ export async function collectMetrics(deps: OpsDeps): Promise<string> {
     'gauge',
     'Payouts accepted and not yet signed and sent (status INIT), per chain.',
     [...queueChains].map((chain) => ({ labels: { chain }, value: queued.get(chain) ?? 0 })),
+  );
+  const held = await heldPayoutCounts(deps.db);
+  const heldChains = new Set([...queueChains, ...held.map((h) => h.chain)]);
+  text.family(
+    'kassa_payouts_held',
+    'gauge',
+    'Payouts waiting for the operator, per chain and kind: stuck (their spend slot was used by a transaction Kassa did not record: check the chain, then `kassa payouts retry` or `fail`) and approval (`kassa payouts approve` or `reject`).',
+    [...heldChains].flatMap((chain) =>
+      (['stuck', 'approval'] as const).map((kind) => ({
+        labels: { chain, kind },
+        value: held.find((h) => h.chain === chain && h.kind === kind)?.n ?? 0,
+      })),
+    ),
   );
   text.family(
     'kassa_payout_queue_oldest_seconds',

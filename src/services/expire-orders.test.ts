@@ -62,6 +62,7 @@ describe('expireOrders', () => {
   });
 
   it('expires a payout that was never sent', async () => {
+    await h.fund(m, 'TRON', 'USDT', '1');
     await h.post('/v1/order/createPayout', m, {
       amount: '1',
       symbol: 'USDT',

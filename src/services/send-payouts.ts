@@ -3,55 +3,69 @@ import { findOrderById } from '../db/repositories/orders.ts';
 import {
   commitSignedPayout,
   highestNonce,
+  holdsOf,
   liveAttempts,
+  type NewAttempt,
   type PayoutAttempt,
   payoutsToSend,
   recordPayoutProgress,
 } from '../db/repositories/payouts.ts';
-import type { Order } from '../domain/order.ts';
+import type { Order, OrderTransaction } from '../domain/order.ts';
 import { transition } from '../domain/order-state.ts';
 import { newId } from '../lib/ids.ts';
 import { type Deps, requireKeys } from './deps.ts';
+import { judgePayoutSlot } from './judge-payout-slot.ts';
+import { pausedChains } from './payout-pause.ts';
 
-type SendDeps = Pick<Deps, 'db' | 'clock' | 'logger' | 'keys'>;
+type SendDeps = Pick<Deps, 'db' | 'clock' | 'logger' | 'keys' | 'config'>;
 
 /**
  * Sends a chain's payouts from its hot wallet, one at a time (this job is the only writer of the
- * wallet's nonces). First re-broadcasts transactions that were signed but maybe never sent (a crash
- * between sign and broadcast sends the same bytes again, never new ones). Then, for each payout that
- * needs a transaction: picks the nonce (the chain's pending count, never below one this database
- * already used), signs, stores the signed bytes together with the order's move to PENDING, and only
- * then broadcasts. A payout the chain would refuse for good (the token reverts it) fails with the
- * reason; a payout whose every transaction is proven unable to land gets a new one, or fails once
- * its expiry passed.
+ * wallet's nonces). Every payout owns one spend slot (EVM nonce, TRON reference block and
+ * expiration, Sui input object versions), and every transaction of a payout uses it, so at most one
+ * of them can ever land:
+ * 1. transactions signed but maybe never sent go out again as the same bytes, before anything new;
+ * 2. unless payouts are paused on the chain: EVM transactions waiting longer than
+ *    `payouts.repriceAfterSeconds` while the network's fee rose past theirs are replaced at the same
+ *    nonce with a higher fee, never above `payouts.maxFeeBump` times the first one's;
+ * 3. payouts that need a transaction are signed in a new slot: INIT ones (not awaiting approval),
+ *    and PENDING ones whose every transaction was proven unable to land (past their expiry they fail
+ *    instead, unless the operator retried them). Held payouts are skipped.
+ * The signed bytes are stored together with the order's move to PENDING, and only then broadcast.
+ * A payout the chain would refuse for good (the token reverts it) fails with the reason.
  */
 export async function sendPayouts(
   deps: SendDeps,
   adapter: ChainAdapter,
   signal: AbortSignal,
-): Promise<{ sent: number; failed: number }> {
+): Promise<{ sent: number; failed: number; repriced: number; paused?: true }> {
   const chain = adapter.chain;
-  const log = deps.logger.child({ chain, job: 'payouts' });
-  for (const attempt of liveAttempts(deps.db, chain).filter((a) => a.status === 'signed')) {
+  const live = liveAttempts(deps.db, chain);
+  for (const attempt of live.filter((a) => a.status === 'signed')) {
     if (signal.aborted) break;
-    await broadcastAttempt(deps, adapter, attempt);
+    await broadcastStored(deps, adapter, attempt, live);
   }
+  if ((await pausedChains(deps)).has(chain)) return { sent: 0, failed: 0, repriced: 0, paused: true };
   const hot = requireKeys(deps as Deps).hotWallet(chain);
+  const repriced = adapter.reprice ? await repriceStuck(deps, adapter, hot.privateKey, live, signal) : 0;
   let sent = 0;
   let failed = 0;
-  for (const order of payoutsToSend(deps.db, chain, 20)) {
+  for (const order of await payoutsToSend(deps.db, chain, 20)) {
     if (signal.aborted) break;
     const now = deps.clock.now();
-    if (order.expiresAt <= now) {
+    if (order.expiresAt <= now && !order.retriedByOperator) {
       if (order.status === 'PENDING') {
-        failPayout(deps, order, 'The payout could not be sent before it expired.');
+        await failPayout(deps, order, 'The payout could not be sent before it expired.');
         failed++;
       }
       continue; // INIT past expiry: the expiry job makes it EXPIRED
     }
     let nonce: number | null = null;
     if (adapter.nextNonce)
-      nonce = Math.max(await adapter.nextNonce(hot.address), highestNonce(deps.db, chain, hot.address) + 1);
+      nonce = Math.max(
+        await adapter.nextNonce(hot.address),
+        (await highestNonce(deps.db, chain, hot.address)) + 1,
+      );
     let signed: SignedPayout;
     try {
       signed = await adapter.signPayout({
@@ -64,100 +78,171 @@ export async function sendPayouts(
       });
     } catch (error) {
       if (error instanceof PayoutRejectedError) {
-        failPayout(deps, order, error.message);
+        await failPayout(deps, order, error.message);
         failed++;
         continue;
       }
       throw error;
     }
-    const attempt = {
-      id: newId('pat'),
-      orderRef: order.id,
-      chain,
-      fromAddress: hot.address,
-      nonce: signed.nonce,
-      txHash: signed.txHash,
-      rawTx: signed.raw,
-      status: 'signed' as const,
-      validUntil: signed.validUntil,
-    };
-    commitSignedPayout(deps.db, {
-      attempt,
-      transition: {
-        order,
-        patch: {
-          status: order.status === 'INIT' ? transition('PAYOUT', 'INIT', 'broadcast') : order.status,
-          transaction: {
-            chain,
-            symbol: order.symbol,
-            txid: signed.txHash,
-            from: hot.address,
-            to: order.receiveAddress as string,
-            amountBase: order.amountBase,
-            blockNum: 0,
-            confirmedNum: 0,
-            status: 'PENDING',
-            timestamp: Math.floor(now / 1000),
-          },
-        },
-      },
-      now,
-    });
-    log.info({ orderId: order.orderId, txid: signed.txHash, nonce: signed.nonce }, 'payout signed');
-    await broadcastAttempt(deps, adapter, {
-      ...attempt,
-      blockNum: null,
-      error: null,
-      createdAt: now,
-      updatedAt: now,
-    });
+    const attempt = await commit(deps, order, hot.address, signed, null);
+    await broadcastStored(deps, adapter, attempt, [attempt]);
     sent++;
   }
-  return { sent, failed };
+  return { sent, failed, repriced };
 }
 
-/** Broadcasts stored bytes and records the outcome; a refusal is checked against the chain before anything is given up. */
-async function broadcastAttempt(
+/** Stores a signed transaction with the order's move to PENDING (or its new txid); returns the attempt. */
+async function commit(
+  deps: SendDeps,
+  order: Order,
+  from: string,
+  signed: SignedPayout,
+  replaces: PayoutAttempt | null,
+): Promise<PayoutAttempt> {
+  const now = deps.clock.now();
+  const attempt: NewAttempt = {
+    id: newId('pat'),
+    orderRef: order.id,
+    chain: order.chain,
+    fromAddress: from,
+    nonce: signed.nonce,
+    txHash: signed.txHash,
+    rawTx: signed.raw,
+    status: 'signed',
+    validUntil: signed.validUntil,
+    slot: signed.slot,
+    replacesAttempt: replaces?.id ?? null,
+    maxFeePerGas: signed.maxFeePerGas?.toString() ?? null,
+    maxPriorityFeePerGas: signed.maxPriorityFeePerGas?.toString() ?? null,
+  };
+  const transaction: OrderTransaction = {
+    chain: order.chain,
+    symbol: order.symbol,
+    txid: signed.txHash,
+    from,
+    to: order.receiveAddress as string,
+    amountBase: order.amountBase,
+    blockNum: 0,
+    confirmedNum: 0,
+    status: 'PENDING',
+    timestamp: Math.floor(now / 1000),
+  };
+  await commitSignedPayout(deps.db, {
+    attempt,
+    transition: {
+      order,
+      patch: {
+        status: order.status === 'INIT' ? transition('PAYOUT', 'INIT', 'broadcast') : order.status,
+        transaction,
+      },
+    },
+    now,
+  });
+  deps.logger.info(
+    {
+      chain: order.chain,
+      job: 'payouts',
+      orderId: order.orderId,
+      txid: signed.txHash,
+      slot: signed.slot,
+      ...(replaces ? { replaces: replaces.txHash } : {}),
+    },
+    replaces ? 'payout re-priced in its slot' : 'payout signed',
+  );
+  return { ...attempt, blockNum: null, error: null, createdAt: now, updatedAt: now };
+}
+
+/**
+ * Broadcasts stored bytes and records the outcome. A refusal is checked against the chain: a
+ * transaction the chain knows is followed; one refused for good has its slot judged (a new slot
+ * only when proven dead, a hold when the slot was used by something Kassa did not record).
+ */
+async function broadcastStored(
   deps: SendDeps,
   adapter: ChainAdapter,
   attempt: PayoutAttempt,
+  live: PayoutAttempt[],
 ): Promise<void> {
   const log = deps.logger.child({ chain: adapter.chain, job: 'payouts', txid: attempt.txHash });
   const result = await adapter.broadcast({ raw: attempt.rawTx, txHash: attempt.txHash });
   const now = deps.clock.now();
-  if (result.ok) {
+  const sent = () =>
     recordPayoutProgress(deps.db, {
       attempts: [{ id: attempt.id, status: 'broadcast' }],
       transitions: [],
       now,
     });
+  if (result.ok) {
+    await sent();
     log.info('payout broadcast');
     return;
   }
-  const seen = await adapter.lookup(attempt.txHash);
-  if (seen.state !== 'unknown') {
-    recordPayoutProgress(deps.db, {
-      attempts: [{ id: attempt.id, status: 'broadcast' }],
-      transitions: [],
-      now,
-    });
+  if ((await adapter.lookup(attempt.txHash)).state !== 'unknown') {
+    await sent();
     return;
   }
-  if (result.permanent && (await adapter.canNeverLand({ ...attempt, from: attempt.fromAddress }))) {
-    recordPayoutProgress(deps.db, {
-      attempts: [{ id: attempt.id, status: 'dropped', error: result.error }],
-      transitions: [],
-      now,
-    });
-    log.warn({ error: result.error }, 'payout transaction can never land; a new one will be signed');
+  if (result.permanent) {
+    const order = findOrderById(deps.db, attempt.orderRef);
+    if (!order) return;
+    const slot = live.filter((a) => a.orderRef === attempt.orderRef);
+    const verdict = await judgePayoutSlot(deps, adapter, order, slot.length > 0 ? slot : [attempt]);
+    if (verdict.state === 'landed') await sent();
     return;
   }
-  log.warn({ error: result.error, permanent: result.permanent }, 'payout broadcast refused; will retry');
+  log.warn({ error: result.error }, 'payout broadcast refused; will retry');
 }
 
-function failPayout(deps: SendDeps, order: Order, reason: string): void {
+/**
+ * Re-prices EVM payouts stuck in the mempool: a payout whose newest transaction has waited longer
+ * than `repriceAfterSeconds` unmined gets a replacement at the same nonce paying today's fee (at
+ * least the 12.5 % raise nodes require), capped at `maxFeeBump` times the first transaction's fee.
+ */
+async function repriceStuck(
+  deps: SendDeps,
+  adapter: ChainAdapter,
+  privateKey: Buffer,
+  live: PayoutAttempt[],
+  signal: AbortSignal,
+): Promise<number> {
+  const reprice = adapter.reprice?.bind(adapter);
+  if (!reprice) return 0;
+  const { repriceAfterSeconds, maxFeeBump } = deps.config.payouts;
+  const due = deps.clock.now() - repriceAfterSeconds * 1000;
+  const slots = new Map<string, PayoutAttempt[]>();
+  for (const a of live) slots.set(a.orderRef, [...(slots.get(a.orderRef) ?? []), a]);
+  const held = await holdsOf(deps.db, [...slots.keys()]);
+  let repriced = 0;
+  for (const [orderRef, attempts] of slots) {
+    if (held.has(orderRef)) continue; // a held payout waits for the operator, not for a higher fee
+    if (signal.aborted) break;
+    const first = attempts[0];
+    const newest = attempts.at(-1);
+    if (!first || !newest || newest.createdAt > due || first.maxFeePerGas === null) continue;
+    if (attempts.some((a) => a.status !== 'broadcast')) continue;
+    const order = findOrderById(deps.db, first.orderRef);
+    if (order?.status !== 'PENDING') continue;
+    let onChain = false;
+    for (const a of attempts) if ((await adapter.lookup(a.txHash)).state === 'mined') onChain = true;
+    if (onChain) continue; // the tracker moves it on
+    const capWei = (BigInt(first.maxFeePerGas) * BigInt(Math.round(maxFeeBump * 1000))) / 1000n;
+    const signed = await reprice({ privateKey, raw: newest.rawTx, capWei });
+    if (!signed) {
+      deps.logger.debug(
+        { chain: adapter.chain, orderId: order.orderId, txid: newest.txHash },
+        'payout waits unmined; no higher fee to offer (the network fee did not rise past it, or maxFeeBump is reached)',
+      );
+      continue;
+    }
+    const attempt = await commit(deps, order, first.fromAddress, signed, newest);
+    await broadcastStored(deps, adapter, attempt, [...attempts, attempt]);
+    repriced++;
+  }
+  return repriced;
+}
+
+async function failPayout(deps: SendDeps, order: Order, reason: string): Promise<void> {
   const fresh = findOrderById(deps.db, order.id) ?? order;
-  recordPayoutProgress(deps.db, {
+  await recordPayoutProgress(deps.db, {
     attempts: [],
     transitions: [{ order: fresh, patch: { status: transition('PAYOUT', fresh.status, 'failed'), reason } }],
     now: deps.clock.now(),

@@ -11,7 +11,7 @@ import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { chainJobs } from '../../workers/jobs/chain-jobs.ts';
 import { startWorker, type Worker } from '../../workers/main.ts';
 import { customer, devnetChainConfig, type EvmWorld, evmWorld } from '../helpers/evm-chain.ts';
-import { type FlakyProxy, startFlakyProxy } from '../helpers/flaky-proxy.ts';
+import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
 import { body, type Harness, makeHarness } from '../helpers/harness.ts';
 
 /*
@@ -22,14 +22,14 @@ import { body, type Harness, makeHarness } from '../helpers/harness.ts';
  */
 
 let devnet: EvmDevnet;
-let proxy: FlakyProxy;
+let proxy: FaultProxy;
 let h: Harness;
 let m: MerchantCreated;
 let worker: Worker | null = null;
 
 beforeAll(async () => {
   devnet = await startEvmDevnet({ chains: ['ETH'], fund: { accounts: [customer.address] } });
-  proxy = await startFlakyProxy(devnet.get('ETH').url, { down: true });
+  proxy = await startFaultProxy(devnet.get('ETH').url, { down: true });
   h = await makeHarness(
     {
       ...devnetChainConfig(devnet, { rpc: () => [proxy.url] }),

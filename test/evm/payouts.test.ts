@@ -16,6 +16,9 @@ const receiver = '0x1111111111111111111111111111111111111111' as Address;
 beforeAll(async () => {
   w = await evmWorld(['ETH', 'POLYGON']);
   m = await w.h.merchant('V3');
+  for (const chain of ['ETH', 'POLYGON'])
+    for (const symbol of ['USDT', 'USDC', chain === 'ETH' ? 'ETH' : 'POL'])
+      await w.h.fund(m, chain, symbol, '100000000');
 });
 afterAll(() => w?.close());
 

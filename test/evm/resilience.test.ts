@@ -8,15 +8,15 @@ import { silentLogger } from '../../src/lib/logger.ts';
 import { chainJobs } from '../../workers/jobs/chain-jobs.ts';
 import { startWorker } from '../../workers/main.ts';
 import { devnetChainConfig } from '../helpers/evm-chain.ts';
-import { type FlakyProxy, startFlakyProxy } from '../helpers/flaky-proxy.ts';
+import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
 import { makeHarness } from '../helpers/harness.ts';
 
 let devnet: EvmDevnet;
-let proxy: FlakyProxy;
+let proxy: FaultProxy;
 
 beforeAll(async () => {
   devnet = await startEvmDevnet({ chains: ['ETH', 'BSC'] });
-  proxy = await startFlakyProxy(devnet.get('ETH').url);
+  proxy = await startFaultProxy(devnet.get('ETH').url);
 });
 afterAll(async () => {
   await proxy?.close();
@@ -40,19 +40,19 @@ describe('RPC resilience', () => {
 
   it('backs off and retries on 429 and 503 until the RPC answers', async () => {
     const adapter = await adapterFor([proxy.url]);
-    proxy.mode('429', 2);
+    proxy.add({ times: 2, fault: { kind: 'status', status: 429, retryAfterSeconds: 0 } });
     expect((await adapter.heads()).head).toBeGreaterThan(0);
-    proxy.mode('503', 2);
+    proxy.add({ times: 2, fault: { kind: 'status', status: 503 } });
     expect((await adapter.heads()).head).toBeGreaterThan(0);
     expect(adapter.endpoints.statistics()[0]?.errors).toBe(4);
   });
 
   it('times out a hanging RPC and fails over', async () => {
     const adapter = await adapterFor([proxy.url, devnet.get('ETH').url], { timeoutMs: 300 });
-    proxy.mode('hang', 1);
+    proxy.add({ times: 1, fault: { kind: 'hang' } });
     expect((await adapter.heads()).head).toBeGreaterThan(0);
     expect(adapter.endpoints.statistics()[0]?.errors).toBe(1);
-    proxy.mode('ok');
+    proxy.clear();
   });
 
   it('refuses an RPC that serves another chain id', async () => {

@@ -21,6 +21,7 @@ let worker: ChildProcess | null = null;
 beforeAll(async () => {
   w = await evmWorld(['ETH'], { confirmations: 2 });
   m = await w.h.merchant('V3');
+  await w.h.fund(m, 'ETH', 'USDC', '1000');
   configFile = join(w.h.dir, 'kassa.json');
   const config = devnetChainConfig(w.devnet, { confirmations: 2, pollIntervalMs: 100 }) as {
     chains: Record<string, Record<string, unknown>>;

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../src/domain/errors.ts';
 import { ERROR_TABLE } from '../../src/http/errors.ts';
+import { adjustLedger } from '../../src/services/manage-ledger.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { type Harness, makeHarness } from '../helpers/harness.ts';
 import { checkoutLinkSign, signData } from '../helpers/signing.ts';
@@ -31,10 +32,15 @@ beforeAll(async () => {
     // Generous limits, so that most requests reach the code behind them (a separate block fuzzes
     // with the default limits).
     rateLimits: Object.fromEntries(
-      ['createCollection', 'createPayout', 'status', 'pay', 'getOrderStatus', 'supportSymbols'].map((n) => [
-        n,
-        { limit: 1_000_000, windowSeconds: 1 },
-      ]),
+      [
+        'createCollection',
+        'createPayout',
+        'getBalance',
+        'status',
+        'pay',
+        'getOrderStatus',
+        'supportSymbols',
+      ].map((n) => [n, { limit: 1_000_000, windowSeconds: 1 }]),
     ),
     auth: { failedAttempts: { limit: 1_000_000, windowSeconds: 1 } },
     trustProxy: ['127.0.0.0/8'],
@@ -50,6 +56,14 @@ beforeAll(async () => {
     const res = await h.post('/v1/order/createCollection', m, { amount: '5', symbol, chain, orderId });
     expect(res.status).toBe(200);
   }
+  // the merchant's balance funds its payouts (the ledger of issue 11)
+  await adjustLedger(h.rt, {
+    merchantId: m.merchantId,
+    chain: 'TRON',
+    symbol: 'USDT',
+    amount: '1000',
+    reason: 'fuzz',
+  });
   const payout = await h.post('/v1/order/createPayout', m, {
     amount: '1',
     symbol: 'USDT',
@@ -69,7 +83,7 @@ afterAll(() => {
 
 // ---- what a refusal may say ----------------------------------------------------------------------
 
-const FIELD_TYPE_MESSAGES = ['amount', 'symbol', 'orderId', 'uid', 'receiveAddress'].map(
+const FIELD_TYPE_MESSAGES = ['amount', 'symbol', 'chain', 'orderId', 'uid', 'receiveAddress'].map(
   (f) => `The ${f} must be a string.`,
 );
 const VALIDATION = new Set<string>([
@@ -77,6 +91,16 @@ const VALIDATION = new Set<string>([
   ...FIELD_TYPE_MESSAGES,
   ERROR_TABLE.validation.msg,
 ]);
+/** What a payout refused for money may say (issue 11: the ledger, limits, allowlist, the hot wallet). */
+const PAYOUT_REFUSALS = [
+  /^Insufficient funds\. balance: \d+(\.\d+)? Total required: \d+(\.\d+)? \(\d+(\.\d+)? amount \+ \d+(\.\d+)? fee\)\.$/,
+  ...[
+    ERROR_TABLE.insufficient_balance.msg,
+    MESSAGES.payoutAboveLimit,
+    MESSAGES.payoutAboveDailyLimit,
+    MESSAGES.receiveAddressNotAllowed,
+  ].map((m) => new RegExp(`^${m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`)),
+];
 /** Validation messages about the envelope itself: sent before the signature is checked. */
 const ENVELOPE_MESSAGES = new Set<string>([
   MESSAGES.bodyNotJson,
@@ -146,6 +170,11 @@ async function exchange(
     else {
       expect(body.data, where).toBeNull();
       if (res.status === 400) expect(VALIDATION.has(msg), where).toBe(true);
+      else if (res.status === 422)
+        expect(
+          PAYOUT_REFUSALS.some((r) => r.test(msg as string)),
+          where,
+        ).toBe(true);
       else expect(byStatus.get(res.status)?.has(msg), where).toBe(true);
     }
   }
@@ -380,7 +409,7 @@ const forwardedFor = fc.option(
 // ---- the properties ------------------------------------------------------------------------------
 
 describe('fuzzing the signed POST endpoints', () => {
-  for (const path of ['/v1/order/createCollection', '/v1/order/createPayout']) {
+  for (const path of ['/v1/order/createCollection', '/v1/order/createPayout', '/v1/merchant/getBalance']) {
     it(`${path}: mutated envelopes never get a 5xx, always an envelope, write nothing when refused`, async () => {
       await fc.assert(
         fc.asyncProperty(envelopeText, clientIp, forwardedFor, async (e, ip, xff) => {
@@ -502,6 +531,7 @@ describe('fuzzing paths and methods', () => {
       fc.constantFrom(
         '/v1/order/createCollection',
         '/v1/order/createPayout',
+        '/v1/merchant/getBalance',
         '/v1/order/pay',
         '/v1/order/getOrderStatus',
         '/v1/order/status/K-1',

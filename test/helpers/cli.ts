@@ -24,6 +24,30 @@ export function kassa(
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/**
+ * Runs `kassa …` to completion without blocking this process's event loop (servers the test runs
+ * in process, such as a fault proxy, keep answering the command).
+ */
+export function kassaAsync(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [KASSA_BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', KASSA_LOG_LEVEL: 'info', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => {
+      stdout += c;
+    });
+    child.stderr.on('data', (c) => {
+      stderr += c;
+    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 /** Starts a long-running `kassa …` process. */
 export function spawnKassa(args: string[], env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, [KASSA_BIN, ...args], {

@@ -81,6 +81,8 @@ export async function evmWorld(
     slotsInAnEpoch?: number;
     noMining?: boolean;
     overrides?: Record<string, unknown>;
+    /** The RPC URLs Kassa is given for a chain's node (default: the node itself), e.g. fault proxies in front of it. */
+    rpc?: (chain: EvmDevnetChain, url: string) => string[] | Promise<string[]>;
   } = {},
 ): Promise<EvmWorld> {
   const keys = createKeyRing(TEST_MNEMONIC);
@@ -91,8 +93,16 @@ export async function evmWorld(
     ...(options.slotsInAnEpoch ? { slotsInAnEpoch: options.slotsInAnEpoch } : {}),
     ...(options.noMining ? { noMining: true } : {}),
   });
+  const urls = new Map<string, string[]>();
+  for (const c of devnet.chains) urls.set(c.url, options.rpc ? await options.rpc(c.chain, c.url) : [c.url]);
   const h = await makeHarness(
-    { ...devnetChainConfig(devnet, { confirmations: options.confirmations }), ...(options.overrides ?? {}) },
+    {
+      ...devnetChainConfig(devnet, {
+        confirmations: options.confirmations,
+        rpc: (url) => urls.get(url) ?? [url],
+      }),
+      ...(options.overrides ?? {}),
+    },
     { clockStart: Date.now(), chains: true },
   );
   const adapter = (chain: EvmDevnetChain) => {

@@ -7,6 +7,7 @@ import { createAdminApp } from '../../src/http/admin-app.ts';
 import { createApp } from '../../src/http/app.ts';
 import { manualClock } from '../../src/lib/clock.ts';
 import { silentLogger } from '../../src/lib/logger.ts';
+import { adjustLedger } from '../../src/services/manage-ledger.ts';
 import { createMerchant, type MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { envelope, signData } from './signing.ts';
 
@@ -28,6 +29,8 @@ export interface Harness {
   clock: ReturnType<typeof manualClock>;
   dir: string;
   merchant(kind?: 'V2' | 'V3', callbackUrl?: string): Promise<MerchantCreated>;
+  /** Tops up a merchant's available balance (what `kassa ledger adjust` does), so it can pay out. */
+  fund(m: MerchantCreated, chain: string, symbol: string, amount: string): Promise<void>;
   /** POSTs a signed envelope for `m` (timestamp = the harness clock). */
   post(
     path: string,
@@ -83,6 +86,9 @@ export async function makeHarness(
     clock,
     dir,
     merchant: (kind = 'V3', callbackUrl) => createMerchant(rt, { kind, name: `test ${kind}`, callbackUrl }),
+    async fund(m, chain, symbol, amount) {
+      await adjustLedger(rt, { merchantId: m.merchantId, chain, symbol, amount, reason: 'test top-up' });
+    },
     post: (path, m, data, options = {}) =>
       app.request(path, {
         method: 'POST',

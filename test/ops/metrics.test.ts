@@ -55,6 +55,7 @@ describe('GET /metrics', () => {
   it('counts orders by chain, type and status, and the payout queue per chain', async () => {
     h = await makeHarness(only(['ETH', 'TRON']));
     const m = await h.merchant('V3');
+    await h.fund(m, 'TRON', 'USDT', '10');
     for (const orderId of ['c1', 'c2'])
       await h.post('/v1/order/createCollection', m, { amount: '1', symbol: 'USDT', chain: 'ETH', orderId });
     await h.post('/v1/order/createCollection', m, {

@@ -10,6 +10,7 @@ import { type FakeSuiNode, startFakeSuiNode } from '../../src/devnet/sui/index.t
 import { createKeyRing } from '../../src/keys/key-ring.ts';
 import { silentLogger } from '../../src/lib/logger.ts';
 import { TEST_MNEMONIC } from '../helpers/harness.ts';
+import { spendOfSigned } from '../helpers/spends.ts';
 import { SUI, USDC } from '../helpers/sui-chain.ts';
 
 let node: FakeSuiNode;
@@ -200,12 +201,15 @@ describe('SuiAdapter: payouts', () => {
     ).rejects.toThrow(/does not match the hot wallet/);
   });
 
-  it('reports a digest the node never saw as unknown, and cannot prove anything about bytes it never held', async () => {
+  it('reports a digest the node never saw as unknown, and proves nothing about bytes it cannot read', async () => {
     const digest = toBase58(new Uint8Array(32).fill(9));
     expect(await adapter().lookup(digest)).toEqual({ state: 'unknown' });
+    const unreadable = { txHash: digest, raw: 'not a transaction', nonce: null, validUntil: null };
     expect(
-      await adapter().canNeverLand({ txHash: digest, from: hot.address, nonce: null, validUntil: null }),
-    ).toBe(false);
+      await adapter().judgeSlot({ from: hot.address, attempts: [unreadable], recorded: [] }),
+    ).toMatchObject({
+      state: 'open',
+    });
   });
 
   it('answers a broadcast of bytes whose inputs moved on as permanent, and a mined lookup with its checkpoint', async () => {
@@ -217,9 +221,22 @@ describe('SuiAdapter: payouts', () => {
     expect((await b.broadcast(rival)).ok).toBe(true);
     const refused = await a.broadcast(signed);
     expect(refused).toMatchObject({ ok: false, permanent: true });
+    const attempts = [spendOfSigned(signed)];
+    // the coin was consumed by a transaction Kassa recorded: provably dead
     expect(
-      await a.canNeverLand({ txHash: signed.txHash, from: hot.address, nonce: null, validUntil: null }),
-    ).toBe(true);
+      await a.judgeSlot({ from: hot.address, attempts, recorded: [spendOfSigned(rival)] }),
+    ).toMatchObject({
+      state: 'dead',
+      proof: expect.stringContaining(`consumed by Kassa's transaction ${rival.txHash}`),
+    });
+    // without that record, whoever consumed it is unknown: the payout would be held
+    expect(await a.judgeSlot({ from: hot.address, attempts, recorded: [] })).toMatchObject({
+      state: 'unexplained',
+    });
+    // and the one that executed is, of course, landed
+    expect(
+      await b.judgeSlot({ from: hot.address, attempts: [spendOfSigned(rival)], recorded: attempts }),
+    ).toEqual({ state: 'landed', txHash: rival.txHash });
     expect(await b.lookup(rival.txHash)).toEqual({ state: 'pending' });
     const sealed = node.checkpoint();
     expect(await b.lookup(rival.txHash)).toEqual({

@@ -7,7 +7,9 @@ import { attemptsOfOrder } from '../../src/db/repositories/payouts.ts';
 import { webhookEvents } from '../../src/db/schema/webhook-events.ts';
 import { coinRefs, newTransaction } from '../../src/devnet/sui/testing.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
+import { listOperatorPayouts, retryOperatorPayout } from '../../src/services/manage-payouts.ts';
 import { body } from '../helpers/harness.ts';
+import { spendOf } from '../helpers/spends.ts';
 import { SUI, type SuiWorld, suiAdapterFor, suiWorld, USDC } from '../helpers/sui-chain.ts';
 
 let w: SuiWorld;
@@ -18,6 +20,8 @@ const receiver = `0x${'11'.repeat(32)}`;
 beforeAll(async () => {
   w = await suiWorld();
   m = await w.h.merchant('V3');
+  await w.h.fund(m, 'SUI', 'USDC', '100000000');
+  await w.h.fund(m, 'SUI', 'SUI', '100000000');
 });
 afterAll(() => w?.close());
 
@@ -137,14 +141,17 @@ describe('SUI payouts on the fake Sui node', () => {
     expect(attempt?.status).toBe('signed');
     // it did execute, so its gas coin moved on, yet it must not be called unable to land
     expect((await w.adapter.lookup(attempt!.txHash)).state).not.toBe('unknown');
-    expect(await fast.canNeverLand({ ...attempt!, from: w.hot })).toBe(false);
+    expect(await fast.judgeSlot({ from: w.hot, attempts: [spendOf(attempt!)], recorded: [] })).toEqual({
+      state: 'landed',
+      txHash: attempt!.txHash,
+    });
     const done = await settle(orderId);
     expect(done.status).toBe('SUCCESS');
     expect(attemptsOfOrder(w.h.rt.db, done.id)).toHaveLength(1);
     expect((await w.balanceOf(receiver, w.node.usdcType)) - before).toBe(3n * USDC);
   });
 
-  it('replaces a signed transaction only once its gas coin moved on and its digest is unknown', async () => {
+  it('holds a payout whose gas coin a transaction Kassa did not record consumed; signs it anew only when the operator retries', async () => {
     const before = await w.balanceOf(receiver, w.node.usdcType);
     const { orderId } = await payout('USDC', '4');
     w.node.fail({ mode: 'unavailable', count: 50, methods: ['ExecuteTransaction'] });
@@ -153,13 +160,23 @@ describe('SUI payouts on the fake Sui node', () => {
     w.node.heal();
     const [stale] = attemptsOfOrder(w.h.rt.db, order(orderId).id);
     expect(stale?.status).toBe('signed');
-    expect(await fast.canNeverLand({ ...stale!, from: w.hot })).toBe(false); // inputs still current: it could land
-    await moveHotGasCoin(); // the version it spends is gone: it can never execute now
-    expect(await fast.canNeverLand({ ...stale!, from: w.hot })).toBe(true);
+    const judge = () => fast.judgeSlot({ from: w.hot, attempts: [spendOf(stale!)], recorded: [] });
+    expect(await judge()).toMatchObject({ state: 'open' }); // inputs still current: it could land
+    await moveHotGasCoin(); // the hot key spent its gas coin outside Kassa: who did is not on record
+    expect(await judge()).toMatchObject({ state: 'unexplained' });
+    for (let i = 0; i < 3; i++) {
+      await w.payouts(fast);
+      w.seal();
+    }
+    expect(order(orderId).status).toBe('PENDING');
+    expect((await listOperatorPayouts(w.h.rt, { stuck: true })).map((p) => p.orderId)).toEqual([orderId]);
+    expect(attemptsOfOrder(w.h.rt.db, order(orderId).id)).toHaveLength(1);
+    // the operator checked the chain: that transaction never executed
+    await retryOperatorPayout(w.h.rt, fast, orderId);
     const done = await settle(orderId, fast);
     expect(done.status).toBe('SUCCESS');
     const attempts = attemptsOfOrder(w.h.rt.db, done.id);
-    expect(attempts.map((a) => a.status).sort()).toEqual(['dropped', 'final']);
+    expect(attempts.map((a) => a.status)).toEqual(['dropped', 'final']);
     expect((await w.balanceOf(receiver, w.node.usdcType)) - before).toBe(4n * USDC);
     expect((await w.adapter.lookup(stale!.txHash)).state).toBe('unknown');
   });

@@ -35,6 +35,7 @@ beforeAll(async () => {
   await node.mint(node.usdcType, hot, 100n * USDC);
   h = await makeHarness(suiChainConfig(node), { clockStart: Date.now(), chains: true });
   m = await h.merchant('V3');
+  await h.fund(m, 'SUI', 'USDC', '1000');
   configFile = join(h.dir, 'config.json');
   writeFileSync(configFile, JSON.stringify(suiChainConfig(node, { pollIntervalMs: 100 })));
 });

@@ -6,7 +6,9 @@ import { activeChain, loadConfig } from '../../src/config/load.ts';
 import { type FakeTronNode, startFakeTronNode } from '../../src/devnet/tron/index.ts';
 import { createKeyRing } from '../../src/keys/key-ring.ts';
 import { silentLogger } from '../../src/lib/logger.ts';
+import { startFaultProxy } from '../helpers/fault-proxy.ts';
 import { body, TEST_MNEMONIC } from '../helpers/harness.ts';
+import { spendOfSigned } from '../helpers/spends.ts';
 import {
   CUSTOMER,
   CUSTOMER_KEY,
@@ -221,7 +223,7 @@ describe('TronAdapter against the fake node', () => {
     node.setTrx(HOT, trxBefore);
   });
 
-  it('answers canNeverLand only once the solidified block is past the expiration (plus a margin) and the chain has no trace of it', async () => {
+  it('judges a slot dead only once the solidified block is past the expiration (plus a margin) and the chain has no trace of it', async () => {
     const a = await adapterFor();
     const signed = await a.signPayout({
       privateKey: hot.privateKey,
@@ -231,22 +233,27 @@ describe('TronAdapter against the fake node', () => {
       amountBase: 1n,
       nonce: null,
     });
-    const attempt = { txHash: signed.txHash, from: HOT, nonce: null, validUntil: signed.validUntil };
-    expect(await a.canNeverLand(attempt)).toBe(false);
+    expect(signed.slot).toMatch(/^ref block [0-9a-f]{4}\/[0-9a-f]{16}, expires \d{4}-/);
+    const judge = (s: typeof signed) =>
+      a.judgeSlot({ from: HOT, attempts: [spendOfSigned(s)], recorded: [] });
+    expect(await judge(signed)).toMatchObject({ state: 'open' });
     node.mine(60); // the head passes the expiration, the solidified block does not
-    expect(await a.canNeverLand(attempt)).toBe(false);
+    expect(await judge(signed)).toMatchObject({ state: 'open' });
     expect(await a.broadcast(signed)).toMatchObject({
       ok: false,
       permanent: true,
       error: /TRANSACTION_EXPIRATION_ERROR/,
     });
     node.mine(29); // the solidified block is 30 s past the expiration: inside the margin
-    expect(await a.canNeverLand(attempt)).toBe(false);
+    expect(await judge(signed)).toMatchObject({ state: 'open' });
     node.mine(10); // now 60 s past it
-    expect(await a.canNeverLand(attempt)).toBe(true);
-    expect(await a.canNeverLand({ ...attempt, validUntil: null })).toBe(false);
+    expect(await judge(signed)).toMatchObject({
+      state: 'dead',
+      proof: expect.stringMatching(/^expired at /),
+    });
+    expect(await judge({ ...signed, validUntil: null })).toMatchObject({ state: 'open' });
 
-    // one that landed is never "unable to land", however old
+    // one that landed is never dead, however old
     const landed = await a.signPayout({
       privateKey: hot.privateKey,
       from: HOT,
@@ -257,9 +264,46 @@ describe('TronAdapter against the fake node', () => {
     });
     await a.broadcast(landed);
     node.mine(100);
-    expect(await a.canNeverLand({ ...attempt, txHash: landed.txHash, validUntil: landed.validUntil })).toBe(
-      false,
-    );
+    expect(await judge(landed)).toEqual({ state: 'landed', txHash: landed.txHash });
+  });
+
+  it('asks a second endpoint before calling a slot dead, and waits while one lags behind', async () => {
+    const proxy = await startFaultProxy(node.url);
+    try {
+      const a = await adapterFor({ rpc: [proxy.endpoint('current'), proxy.endpoint('lagging')] });
+      const signed = await a.signPayout({
+        privateKey: hot.privateKey,
+        from: HOT,
+        to: other,
+        token: trx,
+        amountBase: 1n,
+        nonce: null,
+      });
+      const stale = await (
+        await fetch(`${node.url}/walletsolidity/getblock`, { method: 'POST', body: '{"detail":false}' })
+      ).json();
+      node.mine(100); // long expired on the current node
+      const lag = proxy.add({
+        endpoint: 'lagging',
+        method: /^\/walletsolidity\/getblock/,
+        fault: { kind: 'rewrite', body: () => stale },
+      });
+      const judge = () => a.judgeSlot({ from: HOT, attempts: [spendOfSigned(signed)], recorded: [] });
+      const lagging = await judge();
+      expect(lagging).toMatchObject({
+        state: 'open',
+        detail: expect.stringMatching(/^endpoints disagree: dead/),
+      });
+      expect(lag.fired).toBeGreaterThan(0);
+      lag.remove();
+      // the second endpoint cannot answer at all: nothing is concluded from one
+      const down = proxy.add({ endpoint: 'lagging', fault: { kind: 'status', status: 503 } });
+      expect(await judge()).toMatchObject({ state: 'open', detail: expect.stringMatching(/not confirmed/) });
+      down.remove();
+      expect(await judge()).toMatchObject({ state: 'dead' });
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('rejects for good a payout to something that is not a TRON address', async () => {
@@ -350,6 +394,7 @@ describe('RPC resilience', () => {
     const w = await tronWorld({ rpc: (url) => ['http://127.0.0.1:9', url], confirmations: 1 });
     try {
       const m = await w.h.merchant('V3');
+      await w.h.fund(m, 'TRON', 'USDT', '1');
       const r = await body<{ address: string }>(
         await w.h.post('/v1/order/createCollection', m, {
           amount: '3',

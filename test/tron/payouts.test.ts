@@ -19,6 +19,8 @@ const HOT_TRX = 1_000n * SUN;
 beforeAll(async () => {
   w = await tronWorld();
   m = await w.h.merchant('V3');
+  await w.h.fund(m, 'TRON', 'USDT', '100000000');
+  await w.h.fund(m, 'TRON', 'TRX', '100000000');
 });
 afterAll(() => w?.close());
 
@@ -257,6 +259,7 @@ describe('TRON payouts on the fake node', () => {
       });
       try {
         const sm = await staked.h.merchant('V3');
+        await staked.h.fund(sm, 'TRON', 'USDT', '1');
         const res = await staked.h.post('/v1/order/createPayout', sm, {
           amount: '1',
           symbol: 'USDT',

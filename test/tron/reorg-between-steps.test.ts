@@ -62,7 +62,7 @@ it('finds a payment that a reorganisation between two scan steps moved below the
     signPayout: (input) => scanner.signPayout(input),
     broadcast: (s) => scanner.broadcast(s),
     lookup: (h) => scanner.lookup(h),
-    canNeverLand: (a) => scanner.canNeverLand(a),
+    judgeSlot: (i) => scanner.judgeSlot(i),
     async block(height) {
       const ref = await scanner.block(height);
       if (height === c + 2 && !afterFirstStep && ++endReads === 2) {

@@ -30,6 +30,7 @@ const PAYOUTS = 6;
 beforeAll(async () => {
   w = await tronWorld();
   m = await w.h.merchant('V3');
+  await w.h.fund(m, 'TRON', 'USDT', '1000');
   gate = await startGate(w.node.url);
   configFile = join(w.h.dir, 'kassa.json');
   const config = tronChainConfig([gate.url], { pollIntervalMs: 100 }) as {

@@ -9,6 +9,7 @@ import {
   type Hex,
   keccak256,
   type PublicClient,
+  parseTransaction,
   type Chain as ViemChain,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -25,11 +26,14 @@ import {
   type ObservedTransfer,
   type PayoutLookup,
   PayoutRejectedError,
+  type RecordedSpend,
   type SignedPayout,
+  type SlotVerdict,
   type TokenSpec,
 } from '../port.ts';
 import { type EndpointStats, RpcEndpoints } from '../rpc/endpoints.ts';
-import { jsonRpcClient } from '../rpc/json-rpc.ts';
+import { jsonRpcCall, jsonRpcClient } from '../rpc/json-rpc.ts';
+import { corroboratedVerdict, needsSecondOpinion } from '../slot-verdict.ts';
 import { ERC20_ABI, TRANSFER_EVENT } from './erc20.ts';
 import { isRangeError, LogRange } from './log-range.ts';
 
@@ -46,6 +50,8 @@ type TransferLog = {
 /** Gas a payout is budgeted for when estimating fees for the 422 check (pessimistic). */
 const TOKEN_TRANSFER_GAS = 100_000n;
 const NATIVE_TRANSFER_GAS = 21_000n;
+/** The smallest raise a node accepts for a replacement is 10 % (geth's pricebump); 12.5 % clears every client. */
+const REPLACEMENT_BUMP_PERMILLE = 1125n;
 /** Recipients per eth_getLogs `to` filter; larger sets are split. */
 const ADDRESSES_PER_QUERY = 200;
 
@@ -320,14 +326,62 @@ export class EvmAdapter implements ChainAdapter {
       throw error;
     }
     const fees = await this.fees();
+    return this.sign(input.privateKey, { nonce: input.nonce, gas: (gas * 12n) / 10n, ...call }, fees);
+  }
+
+  private async sign(
+    privateKey: Buffer,
+    tx: { nonce: number; gas: bigint; to: Address; value: bigint; data: Hex | undefined },
+    fees: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint },
+  ): Promise<SignedPayout> {
+    const account = privateKeyToAccount(`0x${privateKey.toString('hex')}`);
     const serialized = await account.signTransaction({
       chainId: this.viemChain.id,
-      nonce: input.nonce,
-      gas: (gas * 12n) / 10n,
-      ...call,
+      ...tx,
       ...('gasPrice' in fees ? { type: 'legacy', gasPrice: fees.gasPrice } : { type: 'eip1559', ...fees }),
     } as Parameters<typeof account.signTransaction>[0]);
-    return { txHash: keccak256(serialized), raw: serialized, nonce: input.nonce, validUntil: null };
+    return {
+      txHash: keccak256(serialized),
+      raw: serialized,
+      nonce: tx.nonce,
+      validUntil: null,
+      slot: `nonce ${tx.nonce}`,
+      maxFeePerGas: 'gasPrice' in fees ? fees.gasPrice : fees.maxFeePerGas,
+      maxPriorityFeePerGas: 'gasPrice' in fees ? null : fees.maxPriorityFeePerGas,
+    };
+  }
+
+  /**
+   * A replacement of a stuck transaction in its slot: same nonce, gas, recipient and call, paying
+   * today's fee but at least 12.5 % more than before (what nodes require to replace), and never
+   * more than `capWei` per gas. Null when today's fee is not above what it pays, or the cap leaves
+   * no room for the minimum raise.
+   */
+  async reprice(input: { privateKey: Buffer; raw: string; capWei: bigint }): Promise<SignedPayout | null> {
+    const old = parseTransaction(input.raw as Hex);
+    if (old.nonce === undefined || old.gas === undefined || !old.to)
+      throw new Error('not a payout transaction');
+    const bump = (v: bigint) => (v * REPLACEMENT_BUMP_PERMILLE + 999n) / 1000n;
+    const larger = (a: bigint, b: bigint) => (a < b ? b : a);
+    const smaller = (a: bigint, b: bigint) => (a < b ? a : b);
+    const now = await this.fees();
+    const tx = { nonce: old.nonce, gas: old.gas, to: old.to, value: old.value ?? 0n, data: old.data };
+    if (old.type === 'eip1559' && 'maxFeePerGas' in now) {
+      const oldMax = old.maxFeePerGas ?? 0n;
+      const oldTip = old.maxPriorityFeePerGas ?? 0n;
+      if (now.maxFeePerGas <= oldMax) return null;
+      const max = smaller(larger(now.maxFeePerGas, bump(oldMax)), input.capWei);
+      const tip = larger(now.maxPriorityFeePerGas, bump(oldTip));
+      if (max < bump(oldMax) || tip > max) return null;
+      return this.sign(input.privateKey, tx, { maxFeePerGas: max, maxPriorityFeePerGas: tip });
+    }
+    const oldPrice = old.gasPrice ?? 0n;
+    const price = 'gasPrice' in now ? now.gasPrice : now.maxFeePerGas;
+    if (price <= oldPrice) return null;
+    const wanted = larger(price, bump(oldPrice));
+    const capped = smaller(wanted, input.capWei);
+    if (capped < bump(oldPrice)) return null;
+    return this.sign(input.privateKey, tx, { gasPrice: capped });
   }
 
   async broadcast(signed: { raw: string; txHash: string }): Promise<BroadcastResult> {
@@ -373,14 +427,43 @@ export class EvmAdapter implements ChainAdapter {
     }
   }
 
-  async canNeverLand(attempt: { txHash: string; from: string; nonce: number | null }): Promise<boolean> {
-    if (attempt.nonce === null) return false;
-    if ((await this.lookup(attempt.txHash)).state !== 'unknown') return false;
-    const mined = await this.client.getTransactionCount({
-      address: attempt.from as Address,
-      blockTag: 'latest',
-    });
-    return mined > attempt.nonce;
+  /**
+   * The slot of an EVM payout is its nonce. On one pinned endpoint (then again on a second): a
+   * receipt of any of the payout's transactions means it landed; a nonce the account has not used
+   * yet, or a transaction of ours the node still knows, means it can still land; a nonce used by a
+   * transaction Kassa recorded for another purpose proves ours never will. A used nonce with no
+   * transaction of Kassa's to show for it is unexplained: a lagging backend, or the key used
+   * elsewhere. Kassa holds the payout rather than pay it again.
+   */
+  async judgeSlot(input: {
+    from: string;
+    attempts: RecordedSpend[];
+    recorded: RecordedSpend[];
+  }): Promise<SlotVerdict> {
+    const nonce = input.attempts[0]?.nonce;
+    if (nonce === null || nonce === undefined) return { state: 'open', detail: 'no nonce to judge' };
+    const others = input.recorded.filter((r) => r.nonce === nonce);
+    const views = await this.endpoints.corroborate(async (url, signal): Promise<SlotVerdict> => {
+      const call = <T>(method: string, params: unknown[]) => jsonRpcCall<T>(url, method, params, signal);
+      for (const a of input.attempts) {
+        if (await call('eth_getTransactionReceipt', [a.txHash])) return { state: 'landed', txHash: a.txHash };
+      }
+      const used = Number(BigInt(await call<string>('eth_getTransactionCount', [input.from, 'latest'])));
+      if (used <= nonce) return { state: 'open', detail: `nonce ${nonce} is not used yet (${used} sent)` };
+      for (const a of input.attempts) {
+        if (await call('eth_getTransactionByHash', [a.txHash]))
+          return { state: 'open', detail: `${a.txHash} is known to the node without a receipt yet` };
+      }
+      for (const o of others) {
+        if (await call('eth_getTransactionReceipt', [o.txHash]))
+          return { state: 'dead', proof: `nonce ${nonce} was used by Kassa's transaction ${o.txHash}` };
+      }
+      return {
+        state: 'unexplained',
+        detail: `nonce ${nonce} of ${input.from} is used (${used} sent), but no transaction of this payout (${input.attempts.map((a) => a.txHash).join(', ')}) nor any other Kassa recorded is on chain`,
+      };
+    }, needsSecondOpinion);
+    return corroboratedVerdict(views);
   }
 
   async nextNonce(address: string): Promise<number> {

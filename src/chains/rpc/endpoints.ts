@@ -63,15 +63,45 @@ export class RpcEndpoints {
    * failure) fails over and retries; anything else is rethrown unchanged.
    */
   async request<T>(call: (url: string, signal: AbortSignal) => Promise<T>): Promise<T> {
+    return (await this.run(call, null)).value;
+  }
+
+  /**
+   * Runs `call` (one unit, pinned to one endpoint while it runs) and, when another endpoint is
+   * configured and `confirm(first answer)` asks for it, runs it again on a different one. For
+   * decisions that must not rest on one node's view, such as "this transaction can never land": a
+   * lagging backend or a load balancer's stale replica answers one of the two, not both. When the
+   * second endpoint cannot answer, `unconfirmed` says why and the caller must not act on the first.
+   */
+  async corroborate<T>(
+    call: (url: string, signal: AbortSignal) => Promise<T>,
+    confirm: (first: T) => boolean = () => true,
+  ): Promise<{ answers: T[]; unconfirmed: Error | null }> {
+    const first = await this.run(call, null);
+    if (this.urls.length < 2 || !confirm(first.value)) return { answers: [first.value], unconfirmed: null };
+    try {
+      const second = await this.run(call, first.url);
+      return { answers: [first.value, second.value], unconfirmed: null };
+    } catch (error) {
+      if (!(error instanceof TransientRpcError)) throw error;
+      return { answers: [first.value], unconfirmed: error };
+    }
+  }
+
+  private async run<T>(
+    call: (url: string, signal: AbortSignal) => Promise<T>,
+    avoid: string | null,
+  ): Promise<{ value: T; url: string }> {
     let lastError: unknown;
     for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
-      const index = this.current;
+      let index = this.current;
+      if (avoid !== null && this.urls[index] === avoid) index = (index + 1) % this.urls.length;
       const url = this.urls[index] as string;
       const stat = this.stats[index] as EndpointStats;
       stat.requests++;
       const signal = AbortSignal.timeout(this.timeoutMs);
       try {
-        return await call(url, signal);
+        return { value: await call(url, signal), url };
       } catch (error) {
         const transient =
           error instanceof TransientRpcError ||

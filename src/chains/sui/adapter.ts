@@ -15,9 +15,12 @@ import {
   type ObservedTransfer,
   type PayoutLookup,
   PayoutRejectedError,
+  type RecordedSpend,
   type SignedPayout,
+  type SlotVerdict,
   type TokenSpec,
 } from '../port.ts';
+import { corroboratedVerdict, needsSecondOpinion } from '../slot-verdict.ts';
 import {
   checkpointRef,
   depositsInCheckpoint,
@@ -45,7 +48,7 @@ export const SCAN_STEP = 100;
 const SCAN_CONCURRENCY = 16;
 /** Checkpoint references kept in memory (checkpoints never change once sealed). */
 const BLOCK_CACHE_SIZE = 4096;
-/** Signed transactions remembered for canNeverLand and for keeping their coins out of new payouts. */
+/** Signed transactions remembered to keep their coins out of new payouts while they may execute. */
 const KNOWN_TX_LIMIT = 1000;
 const COIN_PAGE_SIZE = 1000;
 const MAX_COIN_PAGES = 50;
@@ -86,6 +89,15 @@ function describeFailure(status: ExecutionStatus | undefined): string {
 
 const objectKey = (ref: { objectId: string; version: string }) => `${ref.objectId}@${ref.version}`;
 
+/** The owned inputs of a stored transaction, or null when it cannot be read. */
+function refsOf(raw: string): ObjectRef[] | null {
+  try {
+    return ownedInputs(decodeRaw(raw).bytes);
+  } catch {
+    return null;
+  }
+}
+
 interface KnownTransaction extends SignedTransaction {
   refs: ObjectRef[];
   /** Given to broadcast at least once, so it may be on the network. */
@@ -104,7 +116,7 @@ export interface SuiAdapterOptions {
  * and address balances alike), and payouts are fully specified transactions (coins read, budget
  * sized by a dry run) signed locally with the hot wallet's ed25519 key. Executing the same signed
  * bytes twice is idempotent on Sui, so a re-broadcast never pays twice; a new transaction replaces
- * one only when the old one provably can never execute (canNeverLand).
+ * one only when the old one provably can never execute (judgeSlot).
  */
 export class SuiAdapter implements ChainAdapter {
   readonly family = 'sui' as const;
@@ -457,7 +469,17 @@ export class SuiAdapter implements ChainAdapter {
       },
       'sui payout signed',
     );
-    return { txHash: digest, raw: encodeRaw({ bytes, signature }), nonce: null, validUntil: null };
+    return {
+      txHash: digest,
+      raw: encodeRaw({ bytes, signature }),
+      nonce: null,
+      validUntil: null,
+      slot: ownedInputs(bytes)
+        .map((r) => `${r.objectId}@${r.version}`)
+        .join(', '),
+      maxFeePerGas: null,
+      maxPriorityFeePerGas: null,
+    };
   }
 
   /** SimulateTransaction with checks on; the effects (status and gas used). A refusal of its inputs is thrown. */
@@ -550,27 +572,56 @@ export class SuiAdapter implements ChainAdapter {
   }
 
   /**
-   * True only when the transaction can provably never execute: one node, asked for all of the
-   * evidence, does not know its digest, holds one of its input objects at a newer version than the
-   * transaction uses (or knows that version and no live object), and still does not know the digest
-   * afterwards. Needs the transaction's bytes, which this process has when it signed or broadcast it
-   * (the engine broadcasts an attempt before asking); without them the answer is false.
+   * A Sui payout's slot is the versions of its owned input objects (gas coin, token coins): the
+   * same signed bytes are executed idempotently, and a new transaction may be built only once the
+   * old one can never execute. On one pinned endpoint (then again on a second): its digest known
+   * means it landed; inputs still at our versions mean it can still execute; an input consumed by
+   * another transaction Kassa recorded (same object, same version) proves it never will. An input
+   * moved on by a transaction Kassa did not record is unexplained, and the payout is held.
    */
-  async canNeverLand(attempt: {
-    txHash: string;
+  async judgeSlot(input: {
     from: string;
-    nonce: number | null;
-    validUntil: number | null;
-  }): Promise<boolean> {
-    const tx = this.known.get(attempt.txHash);
-    if (!tx) return false;
-    const proven = await this.rpc.call(async (client, options) => {
-      if (await this.digestKnown(client, options, attempt.txHash)) return false;
-      if (!(await this.inputMoved(client, options, tx.refs))) return false;
-      return !(await this.digestKnown(client, options, attempt.txHash));
-    });
-    if (proven) this.known.delete(attempt.txHash);
-    return proven;
+    attempts: RecordedSpend[];
+    recorded: RecordedSpend[];
+  }): Promise<SlotVerdict> {
+    const decoded = input.attempts.map((a) => ({ txHash: a.txHash, refs: refsOf(a.raw) }));
+    if (decoded.some((d) => d.refs === null))
+      return { state: 'open', detail: 'a stored transaction is unreadable' };
+    const ours = new Set(decoded.flatMap((d) => (d.refs as ObjectRef[]).map(objectKey)));
+    const rivals = input.recorded
+      .map((r) => ({ txHash: r.txHash, refs: refsOf(r.raw) ?? [] }))
+      .filter((r) => r.refs.some((ref) => ours.has(objectKey(ref))));
+    const views = await this.rpc.corroborate(async (client, options): Promise<SlotVerdict> => {
+      const landed = async () => {
+        for (const d of decoded) if (await this.digestKnown(client, options, d.txHash)) return d.txHash;
+        return null;
+      };
+      const first = await landed();
+      if (first) return { state: 'landed', txHash: first };
+      const moved: ObjectRef[] = [];
+      for (const d of decoded)
+        moved.push(...(await this.movedInputs(client, options, d.refs as ObjectRef[])));
+      if (moved.length === 0)
+        return { state: 'open', detail: 'its input objects are still at their versions' };
+      let proof: string | null = null;
+      for (const rival of rivals) {
+        const shared = rival.refs.filter((ref) => moved.some((m) => objectKey(m) === objectKey(ref)));
+        if (shared.length > 0 && (await this.digestKnown(client, options, rival.txHash))) {
+          proof = `${shared.map(objectKey).join(', ')} consumed by Kassa's transaction ${rival.txHash}`;
+          break;
+        }
+      }
+      const late = await landed(); // asked again: the node's view may have moved meanwhile
+      if (late) return { state: 'landed', txHash: late };
+      if (proof) return { state: 'dead', proof };
+      return {
+        state: 'unexplained',
+        detail: `${moved.map(objectKey).join(', ')} moved on by a transaction Kassa did not record, and ${decoded.map((d) => d.txHash).join(', ')} is unknown`,
+      };
+    }, needsSecondOpinion);
+    const verdict = corroboratedVerdict(views);
+    if (verdict.state === 'dead') for (const d of decoded) this.known.delete(d.txHash);
+    return verdict;
   }
 
   private async digestKnown(client: SuiGrpcClient, options: CallOptions, digest: string): Promise<boolean> {
@@ -584,8 +635,13 @@ export class SuiAdapter implements ChainAdapter {
     }
   }
 
-  private async inputMoved(client: SuiGrpcClient, options: CallOptions, refs: ObjectRef[]): Promise<boolean> {
-    if (refs.length === 0) return false;
+  /** The inputs a node holds at a newer version than `refs`, or knows at our version with no live object. */
+  private async movedInputs(
+    client: SuiGrpcClient,
+    options: CallOptions,
+    refs: ObjectRef[],
+  ): Promise<ObjectRef[]> {
+    if (refs.length === 0) return [];
     const { objects } = await client.ledgerService.batchGetObjects(
       {
         requests: refs.map((r) => ({ objectId: r.objectId })),
@@ -593,10 +649,12 @@ export class SuiAdapter implements ChainAdapter {
       },
       options,
     ).response;
+    const moved: ObjectRef[] = [];
     for (const [i, ref] of refs.entries()) {
       const result = objects[i]?.result;
       if (result?.oneofKind === 'object') {
-        if (result.object.version !== undefined && result.object.version > BigInt(ref.version)) return true;
+        if (result.object.version !== undefined && result.object.version > BigInt(ref.version))
+          moved.push(ref);
         continue;
       }
       if (result?.oneofKind === 'error' && result.error.code === 5) {
@@ -605,12 +663,12 @@ export class SuiAdapter implements ChainAdapter {
             { objectId: ref.objectId, version: BigInt(ref.version), readMask: { paths: ['version'] } },
             options,
           ).response;
-          return true; // the node had our version and has no live object: it was consumed
+          moved.push(ref); // the node had our version and has no live object: it was consumed
         } catch (error) {
           if (!isNotFound(error)) throw error;
         }
       }
     }
-    return false;
+    return moved;
   }
 }

@@ -104,12 +104,26 @@ export class SuiRpc {
 
   /** Runs `call` with fail-over; a non-transient error (NOT_FOUND, INVALID_ARGUMENT…) is thrown as is. */
   call<T>(call: (client: SuiGrpcClient, options: CallOptions) => Promise<T>): Promise<T> {
-    return this.endpoints.request(async (url, signal) => {
-      try {
-        return await call(this.client(url), { abort: signal });
-      } catch (error) {
-        throw classify(error, signal);
-      }
-    });
+    return this.endpoints.request((url, signal) => this.runOn(url, signal, call));
+  }
+
+  /** Runs `call` pinned to one endpoint, then again on a second one when configured and `confirm` asks. */
+  corroborate<T>(
+    call: (client: SuiGrpcClient, options: CallOptions) => Promise<T>,
+    confirm?: (first: T) => boolean,
+  ) {
+    return this.endpoints.corroborate((url, signal) => this.runOn(url, signal, call), confirm);
+  }
+
+  private async runOn<T>(
+    url: string,
+    signal: AbortSignal,
+    call: (client: SuiGrpcClient, options: CallOptions) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await call(this.client(url), { abort: signal });
+    } catch (error) {
+      throw classify(error, signal);
+    }
   }
 }

@@ -11,10 +11,13 @@ import {
   type ObservedTransfer,
   type PayoutLookup,
   PayoutRejectedError,
+  type RecordedSpend,
   type SignedPayout,
+  type SlotVerdict,
   type TokenSpec,
 } from '../port.ts';
 import { RpcEndpoints, TransientRpcError } from '../rpc/endpoints.ts';
+import { corroboratedVerdict, needsSecondOpinion } from '../slot-verdict.ts';
 import { addressOfKey, addressWord, toHex20, toHex41, wordToHex20 } from './address.ts';
 import {
   type ChainParams,
@@ -482,11 +485,15 @@ export class TronAdapter implements ChainAdapter {
       feeLimit,
     );
     const signed = signTransaction(tx, input.privateKey);
+    const validUntil = expirationOf(signed);
     return {
       txHash: signed.txID,
       raw: JSON.stringify(signed),
       nonce: null,
-      validUntil: expirationOf(signed),
+      validUntil,
+      slot: `ref block ${signed.raw_data.ref_block_bytes}/${signed.raw_data.ref_block_hash}, expires ${new Date(validUntil).toISOString()}`,
+      maxFeePerGas: null,
+      maxPriorityFeePerGas: null,
     };
   }
 
@@ -564,21 +571,48 @@ export class TronAdapter implements ChainAdapter {
     return logged ? null : 'the token logged no matching Transfer';
   }
 
-  async canNeverLand(attempt: { txHash: string; validUntil: number | null }): Promise<boolean> {
-    const { validUntil, txHash } = attempt;
-    if (validUntil === null) return false;
-    // one node answers all of it, so "solid time" and "not in solid state" come from the same view
-    return this.http.pinned(async (call) => {
-      const solid = await this.latest('solid', call);
-      if (solid.timestampMs < validUntil + NEVER_LAND_MARGIN_MS) return false;
-      for (const path of [
-        '/walletsolidity/gettransactioninfobyid',
-        '/wallet/gettransactioninfobyid',
-        '/wallet/gettransactionbyid',
-      ]) {
-        if (!isEmpty(await call(path, { value: txHash }))) return false;
+  /**
+   * A TRON payout's slot is its reference block and expiration: the same signed bytes until then,
+   * and a new transaction only once it can never land. On one pinned endpoint (then again on a
+   * second): the transaction known in any view means it landed or still may; a node whose
+   * SOLIDIFIED block is past the expiration plus a margin and that does not know it proves it never
+   * will. Anything short of that is `open`: time, not the operator, settles a TRON slot.
+   */
+  async judgeSlot(input: {
+    from: string;
+    attempts: RecordedSpend[];
+    recorded: RecordedSpend[];
+  }): Promise<SlotVerdict> {
+    const expiries = input.attempts.map((a) => a.validUntil);
+    if (expiries.length === 0 || expiries.some((v) => v === null))
+      return { state: 'open', detail: 'a transaction without an expiration' };
+    const latest = Math.max(...(expiries as number[]));
+    const views = await this.http.corroborate(async (call): Promise<SlotVerdict> => {
+      for (const a of input.attempts) {
+        for (const path of [
+          '/walletsolidity/gettransactioninfobyid',
+          '/wallet/gettransactioninfobyid',
+          '/wallet/gettransactionbyid',
+        ]) {
+          if (!isEmpty(await call(path, { value: a.txHash }))) return { state: 'landed', txHash: a.txHash };
+        }
       }
-      return true;
-    });
+      const solid = await this.latest('solid', call);
+      if (solid.timestampMs < latest + NEVER_LAND_MARGIN_MS)
+        return {
+          state: 'open',
+          detail: `expires ${new Date(latest).toISOString()}; the solidified block is older`,
+        };
+      // asked again after the time check: the node's view may have moved between the requests
+      for (const a of input.attempts) {
+        if (!isEmpty(await call('/walletsolidity/gettransactioninfobyid', { value: a.txHash })))
+          return { state: 'landed', txHash: a.txHash };
+      }
+      return {
+        state: 'dead',
+        proof: `expired at ${new Date(latest).toISOString()}; the solidified block ${solid.number} (${new Date(solid.timestampMs).toISOString()}) does not contain it`,
+      };
+    }, needsSecondOpinion);
+    return corroboratedVerdict(views);
   }
 }

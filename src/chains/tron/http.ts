@@ -54,6 +54,14 @@ export class TronHttp {
   pinned<T>(fn: (call: TronCall) => Promise<T>): Promise<T> {
     return this.endpoints.request((url, signal) => fn((path, body = {}) => post(url, path, body, signal)));
   }
+
+  /** Like `pinned`, then again on a second endpoint when one is configured and `confirm` asks (RpcEndpoints.corroborate). */
+  corroborate<T>(fn: (call: TronCall) => Promise<T>, confirm?: (first: T) => boolean) {
+    return this.endpoints.corroborate(
+      (url, signal) => fn((path, body = {}) => post(url, path, body, signal)),
+      confirm,
+    );
+  }
 }
 
 /*

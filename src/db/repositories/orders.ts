@@ -3,7 +3,7 @@ import type { Family } from '../../domain/chains.ts';
 import { AppError } from '../../domain/errors.ts';
 import { notifyTypeFor } from '../../domain/events.ts';
 import { toNotifyOrder } from '../../domain/notify-order.ts';
-import type { Order, OrderStatus, OrderType } from '../../domain/order.ts';
+import { isFinalStatus, type Order, type OrderStatus, type OrderType } from '../../domain/order.ts';
 import { newId } from '../../lib/ids.ts';
 import { batchedWrite } from '../batched-write.ts';
 import { type Db, writeTransaction } from '../client.ts';
@@ -11,6 +11,7 @@ import { prepared } from '../prepared.ts';
 import { depositAddresses } from '../schema/deposit-addresses.ts';
 import { orders } from '../schema/orders.ts';
 import { webhookEvents } from '../schema/webhook-events.ts';
+import { settleOrderMoney } from './ledger.ts';
 import {
   type OrderPatch,
   type OrderRow,
@@ -18,6 +19,7 @@ import {
   rowToOrder,
   snakeRowToOrderRow,
 } from './order-rows.ts';
+import { resolveHolds } from './payout-holds.ts';
 
 /** An order about to be created; the repository fills in ids, the deposit address and times. */
 export interface NewOrder {
@@ -76,9 +78,10 @@ const insertOrderStatement = (db: Db) =>
   prepared(db, 'orders.insert.raw', () =>
     db.$client.prepare(
       `INSERT INTO orders (id, merchant_id, order_id, uid, type, chain, symbol, token_contract, decimals, amount,
-         amount_base, fee, status, address, receive_address, expires_at, params_key, created_at, updated_at)
+         amount_base, fee, status, reason, address, receive_address, expires_at, params_key, created_at, updated_at)
        VALUES (@id, @merchantId, @orderId, @uid, @type, @chain, @symbol, @tokenContract, @decimals, @amount,
-         @amountBase, @fee, @status, @address, @receiveAddress, @expiresAt, @paramsKey, @createdAt, @updatedAt)`,
+         @amountBase, @fee, @status, @reason, @address, @receiveAddress, @expiresAt, @paramsKey, @createdAt,
+         @updatedAt)`,
     ),
   );
 
@@ -119,42 +122,55 @@ export function createOrder(
     let address = input.order.address;
     if (input.family) address = takeDepositAddress(db, input.family, id, input.now, input.derive);
     if (!address) throw new AppError('internal', 'An order needs an address.');
-    const row: OrderRow = {
-      id,
-      merchantId: input.order.merchantId,
-      orderId: input.order.orderId,
-      uid: input.order.uid,
-      type: input.order.type,
-      chain: input.order.chain,
-      symbol: input.order.symbol,
-      tokenContract: input.order.tokenContract,
-      decimals: input.order.decimals,
-      amount: input.order.amount,
-      amountBase: input.order.amountBase.toString(),
-      fee: input.order.fee,
-      status: 'INIT',
-      reason: null,
-      address,
-      receiveAddress: input.order.receiveAddress,
-      expiresAt: input.order.expiresAt,
-      receivedBase: '0',
-      actualAmountBase: null,
-      txId: null,
-      txFrom: null,
-      txTo: null,
-      txAmountBase: null,
-      txBlockNum: null,
-      txConfirmedNum: null,
-      txStatus: null,
-      txTimestamp: null,
-      paramsKey: input.order.paramsKey,
-      version: 0,
-      createdAt: input.now,
-      updatedAt: input.now,
-    };
-    insertOrderStatement(db).run(row);
-    return { order: rowToOrder(row), created: true, paramsKey: row.paramsKey };
+    const order = insertOrder(db, { ...input.order, id, address }, input.now);
+    return { order, created: true, paramsKey: input.order.paramsKey };
   });
+}
+
+/**
+ * Inserts a new order in INIT inside the caller's transaction and returns it; the caller has
+ * checked that its (merchant, orderId) is free and chosen its id and address.
+ */
+export function insertOrder(
+  db: Db,
+  order: NewOrder & { id: string; address: string; reason?: string | null },
+  now: number,
+): Order {
+  const row: OrderRow = {
+    id: order.id,
+    merchantId: order.merchantId,
+    orderId: order.orderId,
+    uid: order.uid,
+    type: order.type,
+    chain: order.chain,
+    symbol: order.symbol,
+    tokenContract: order.tokenContract,
+    decimals: order.decimals,
+    amount: order.amount,
+    amountBase: order.amountBase.toString(),
+    fee: order.fee,
+    status: 'INIT',
+    reason: order.reason ?? null,
+    address: order.address,
+    receiveAddress: order.receiveAddress,
+    expiresAt: order.expiresAt,
+    receivedBase: '0',
+    actualAmountBase: null,
+    txId: null,
+    txFrom: null,
+    txTo: null,
+    txAmountBase: null,
+    txBlockNum: null,
+    txConfirmedNum: null,
+    txStatus: null,
+    txTimestamp: null,
+    paramsKey: order.paramsKey,
+    version: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  insertOrderStatement(db).run(row);
+  return rowToOrder(row);
 }
 
 function takeDepositAddress(
@@ -195,8 +211,10 @@ export interface OrderTransition {
 
 /**
  * Applies transitions inside the caller's transaction (or its own): each update is guarded by the
- * status and version the caller read, and writes its webhook event (outbox) beside it. A guard miss
- * is a conflict and throws, rolling back everything.
+ * status and version the caller read, and writes its webhook event (outbox) beside it. An order
+ * reaching a final state moves its merchant's money in the same transaction (ledger.ts: a paid
+ * collection credits, a payout debits or releases what it froze) and closes the holds it waited on.
+ * A guard miss is a conflict and throws, rolling back everything.
  */
 export function applyOrderTransitions(db: Db, transitions: OrderTransition[], now: number): Order[] {
   const run = () => transitions.map((t) => applyOne(db, t, now));
@@ -283,6 +301,10 @@ function applyOne(db: Db, t: OrderTransition, now: number): Order {
     throw new AppError('state_conflict', `Order ${t.order.orderId} changed while it was being updated.`);
   }
   const order = rowToOrder(updated);
+  if (statusChanged && isFinalStatus(order.status)) {
+    settleOrderMoney(db, order, now);
+    if (order.type === 'PAYOUT') resolveHolds(db, { orderRef: order.id, resolution: 'final', now });
+  }
   const notifyType = statusChanged ? notifyTypeFor(order.status) : null;
   if (notifyType) {
     insertEvent(db).run({

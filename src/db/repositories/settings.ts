@@ -12,3 +12,11 @@ export function setSettingOnce(db: Db, key: string, value: string): string {
   db.insert(settings).values({ key, value }).onConflictDoNothing().run();
   return getSetting(db, key) ?? value;
 }
+
+/** Writes one installation fact, replacing what was there. */
+export async function setSetting(db: Db, key: string, value: string): Promise<void> {
+  db.insert(settings)
+    .values({ key, value })
+    .onConflictDoUpdate({ target: settings.key, set: { value } })
+    .run();
+}

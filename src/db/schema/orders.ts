@@ -56,5 +56,11 @@ export const orders = sqliteTable(
     index('orders_created').on(t.createdAt),
     index('orders_uid').on(t.uid).where(sql`uid IS NOT NULL`),
     index('orders_receive_address').on(t.receiveAddress).where(sql`receive_address IS NOT NULL`),
+    // A merchant's payouts of the last 24 h (daily limit); partial, so collections never write it.
+    index('orders_merchant_payouts').on(t.merchantId, t.createdAt).where(sql`type = 'PAYOUT'`),
+    // Payouts whose money has not settled, per chain (hot-wallet check, sender); partial as well.
+    index('orders_open_payouts')
+      .on(t.chain, t.status)
+      .where(sql`type = 'PAYOUT' AND status IN ('INIT', 'PENDING', 'PENDING_CONFIRMATION')`),
   ],
 );

@@ -58,6 +58,7 @@ describe('default rate limits: the request after the limit gets 429 with Retry-A
   });
 
   it('createPayout: 100 per 10 s, and a refused request does not burn its nonce', async () => {
+    await h.fund(m, 'TRON', 'USDT', '1000');
     const data = (i: number) => ({
       amount: '1',
       symbol: 'USDT',

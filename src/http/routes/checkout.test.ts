@@ -227,6 +227,7 @@ describe('GET /checkout with a bad link', () => {
       amount: '1',
       orderId: 'T',
     });
+    await h.fund(m, 'TRON', 'USDT', '1');
     const payout = await h.post('/v1/order/createPayout', m, {
       amount: '1',
       symbol: 'USDT',

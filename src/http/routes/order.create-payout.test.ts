@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { body, type Harness, makeHarness } from '../../../test/helpers/harness.ts';
 import type { MerchantCreated } from '../../services/manage-merchants.ts';
+import type { TokenRef } from '../../services/payout-funding.ts';
 
 const PATH = '/v1/order/createPayout';
 const TRON_TO = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
@@ -12,6 +13,14 @@ let m: MerchantCreated;
 beforeEach(async () => {
   h = await makeHarness();
   m = await h.merchant('V3');
+  for (const [chain, symbol] of [
+    ['TRON', 'USDT'],
+    ['ETH', 'USDT'],
+    ['BSC', 'USDT'],
+    ['POLYGON', 'USDT'],
+    ['SUI', 'USDC'],
+  ] as const)
+    await h.fund(m, chain, symbol, '1000');
 });
 afterEach(() => h.close());
 
@@ -131,24 +140,31 @@ describe('POST /v1/order/createPayout', () => {
     expect(other.status).toBe(409);
   });
 
+  const wallet = (usdt: bigint, trx = 1_000n * 1_000_000n) => ({
+    read: async ({ token, from }: { token: TokenRef; from: string }) => ({
+      from,
+      token,
+      native: { chain: 'TRON' as const, symbol: 'TRX', contract: null, decimals: 6 },
+      tokenBalance: usdt,
+      nativeBalance: trx,
+      feePerPayout: 1_000_000n,
+    }),
+  });
+
   it('refuses with 422 when the hot wallet cannot fund it, and queues nothing', async () => {
-    h.rt.payoutFunding = { canFund: async () => ({ ok: false, reason: 'balance 1.00 < 3.25' }) };
+    h.rt.payoutFunding = wallet(1_000_000n);
     const res = await h.post(PATH, m, payout());
     expect(res.status).toBe(422);
     expect(await body(res)).toEqual({ code: 422, msg: 'Insufficient balance for this payout.', data: null });
     expect((await h.getSigned('/v1/order/getOrderStatus', m, 'P-1')).status).toBe(404);
   });
 
-  it('counts queued payouts against the balance it checks', async () => {
-    const seen: bigint[] = [];
-    h.rt.payoutFunding = {
-      canFund: async ({ queuedBase }) => {
-        seen.push(queuedBase);
-        return { ok: true };
-      },
-    };
-    await h.post(PATH, m, payout({ orderId: 'q1' }));
-    await h.post(PATH, m, payout({ orderId: 'q2' }));
-    expect(seen).toEqual([0n, 3_250_000n]);
+  it('counts queued payouts against the hot wallet balance it checks, and their fees against its TRX', async () => {
+    h.rt.payoutFunding = wallet(7_000_000n);
+    expect((await h.post(PATH, m, payout({ orderId: 'q1' }))).status).toBe(200);
+    expect((await h.post(PATH, m, payout({ orderId: 'q2' }))).status).toBe(200);
+    expect((await h.post(PATH, m, payout({ orderId: 'q3' }))).status).toBe(422); // 3 × 3.25 > 7
+    h.rt.payoutFunding = wallet(100_000_000n, 2_500_000n); // TRX for two payouts' fees, one is queued
+    expect((await h.post(PATH, m, payout({ orderId: 'q4' }))).status).toBe(422);
   });
 });
