@@ -57,6 +57,7 @@ export async function createMerchant(
     tokenSealed: box.seal(token, `${id}:token`),
     webhookSecretSealed: box.seal(webhookSecret, `${id}:webhook`),
     callbackUrl: input.callbackUrl ? checkCallbackUrl(input.callbackUrl, deps.config.webhooks) : null,
+    compat: 'none',
     status: 'active',
     createdAt: now,
     updatedAt: now,

@@ -282,7 +282,12 @@ export const en = {
     last: 'Last answer',
     next: 'Next attempt',
     empty: 'No event matches.',
-    statuses: { pending: 'pending', delivered: 'delivered', failed: 'failed' },
+    statuses: {
+      pending: 'pending',
+      delivered: 'delivered',
+      failed: 'failed',
+      skipped: 'not sent (XPay mode)',
+    },
     testEvent: 'test event',
   },
   deposits: {

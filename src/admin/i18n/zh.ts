@@ -275,7 +275,7 @@ export const zh: AdminStrings = {
     last: '最近响应',
     next: '下次尝试',
     empty: '没有匹配的事件。',
-    statuses: { pending: '待发送', delivered: '已送达', failed: '失败' },
+    statuses: { pending: '待发送', delivered: '已送达', failed: '失败', skipped: '未发送（XPay 模式）' },
     testEvent: '测试事件',
   },
   deposits: {

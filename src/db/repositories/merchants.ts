@@ -1,4 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
+import type { CompatMode } from '../../domain/compat-mode.ts';
 import type { MerchantKind } from '../../domain/order.ts';
 import type { Db } from '../client.ts';
 import { merchants } from '../schema/merchants.ts';
@@ -10,6 +11,7 @@ export interface MerchantRecord {
   tokenSealed: string;
   webhookSecretSealed: string;
   callbackUrl: string | null;
+  compat: CompatMode;
   status: 'active' | 'disabled';
   createdAt: number;
   updatedAt: number;

@@ -29,7 +29,7 @@ export interface WebhookEvent {
   orderVersion: number;
   notifyType: string;
   data: string;
-  status: 'pending' | 'delivered' | 'failed';
+  status: 'pending' | 'delivered' | 'failed' | 'skipped';
   attempts: number;
   nextAttemptAt: number;
   retryUntil: number | null;
