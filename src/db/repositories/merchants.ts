@@ -46,7 +46,9 @@ export function findMerchant(db: Db, id: string): MerchantRecord | null {
 export function updateMerchant(
   db: Db,
   id: string,
-  patch: Partial<Pick<MerchantRecord, 'tokenSealed' | 'callbackUrl' | 'status' | 'webhookSecretSealed'>>,
+  patch: Partial<
+    Pick<MerchantRecord, 'tokenSealed' | 'callbackUrl' | 'status' | 'webhookSecretSealed' | 'compat'>
+  >,
   now: number,
 ): boolean {
   return (
