@@ -321,3 +321,22 @@ describe('delivery to a merchant in XPay mode', () => {
     expect(Object.keys(body)).toEqual(['eventId', 'notifyType', 'timestamp', 'nonce', 'data', 'sign']);
   });
 });
+
+describe('a test event to a merchant in XPay mode', () => {
+  it('is signed XPay’s way: the node SDK verifies it; the Java SDK knows no WEBHOOK_TEST type', async () => {
+    const rx = await receiver();
+    h = await makeHarness();
+    const m = await createMerchant(h.rt, { kind: 'V3', compat: 'xpay', callbackUrl: rx.url });
+    const { sendTestWebhook } = await import('../../src/services/send-test-webhook.ts');
+    expect((await sendTestWebhook(h.rt, m.merchantId)).delivered).toBe(true);
+    const r = rx.received[0] as { body: string };
+    const body = JSON.parse(r.body);
+    expect(Object.keys(body)).toEqual(['sign', 'timestamp', 'nonce', 'notifyType', 'data']);
+    expect(body.notifyType).toBe('WEBHOOK_TEST');
+    expect(body.data).toMatchObject({ test: true, merchantId: m.merchantId });
+    expect(nodeSdkVerifyWebhook(m.webhookSecret, r.body, body.timestamp, '', '')).toBe(true);
+    expect(() => javaSdkVerifyWebhook(m.webhookSecret, r.body, body.timestamp)).toThrow(
+      /cannot read notifyType/,
+    );
+  });
+});
