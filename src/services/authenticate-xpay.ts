@@ -1,8 +1,8 @@
-import { consumeNonce } from '../db/repositories/nonces.ts';
 import { AppError, validationError } from '../domain/errors.ts';
 import { type ExactJson, type ExactObject, JsonNumber, plainDecimal } from '../lib/exact-json.ts';
 import { hmacHexEquals } from '../lib/hmac.ts';
 import { javaNumber, jsNumber, xpayJavaCanonical, xpayNodeCanonical } from '../lib/xpay-canonical.ts';
+import { consumeRequestNonce } from './authenticate.ts';
 import type { Deps } from './deps.ts';
 import type { Merchant, MerchantDirectory } from './merchant-directory.ts';
 
@@ -112,7 +112,10 @@ export async function consumeXpayNonce(
   merchant: Merchant,
   signed: XpaySigned,
 ): Promise<void> {
-  const expiresAt = signed.timestamp * 1000 + deps.config.auth.timestampWindowSeconds * 1000 + 1000;
-  if (!(await consumeNonce(deps.db, merchant.id, signed.nonce, expiresAt)))
-    throw new AppError('nonce_reused', `appId: , timestamp: ${signed.timestamp}, nonce: ${signed.nonce}`);
+  await consumeRequestNonce(
+    deps,
+    merchant,
+    signed,
+    `appId: , timestamp: ${signed.timestamp}, nonce: ${signed.nonce}`,
+  );
 }

@@ -1,8 +1,8 @@
 import { withoutNulls } from '../domain/xpay-notify-order.ts';
 import { JsonNumber, parseExactJson } from '../lib/exact-json.ts';
-import { hmacBase64, hmacHex } from '../lib/hmac.ts';
+import { hmacHex } from '../lib/hmac.ts';
 import { xpayJavaCanonical } from '../lib/xpay-canonical.ts';
-import type { SignedWebhook } from './sign-webhook.ts';
+import { type SignedWebhook, webhookHeaders } from './sign-webhook.ts';
 
 /** What one XPay-style delivery attempt carries. */
 export interface XpayWebhookMessage {
@@ -38,16 +38,5 @@ export function signXpayWebhook(message: XpayWebhookMessage, secret: string): Si
   const body =
     `{"sign":"${sign}","timestamp":${message.timestamp},"nonce":${JSON.stringify(message.nonce)},` +
     `"notifyType":${JSON.stringify(message.notifyType)},"data":${dataText}}`;
-  const timestamp = String(message.timestamp);
-  const signature = hmacBase64(secret, `${message.eventId}.${timestamp}.${body}`);
-  return {
-    body,
-    headers: {
-      'content-type': 'application/json',
-      'user-agent': 'Kassa-Webhooks/1',
-      'webhook-id': message.eventId,
-      'webhook-timestamp': timestamp,
-      'webhook-signature': `v1,${signature}`,
-    },
-  };
+  return { body, headers: webhookHeaders(message.eventId, message.timestamp, body, secret) };
 }
