@@ -90,14 +90,12 @@ describe('the OpenAPI document', () => {
 
   it('lists the refusals with the exact messages the endpoints give', async () => {
     const doc = openApiDocument(h.rt.config);
-    const messages = (path: string, method: string, status: number) =>
-      Object.values(
-        (
-          doc.paths[path]?.[method] as {
-            responses: Record<number, { content: Record<string, { examples: object }> }>;
-          }
-        ).responses[status]?.content['application/json']?.examples ?? {},
-      ).map((e) => (e as { value: { msg: string } }).value.msg);
+    type Responses = Record<number, { content: Record<string, { examples?: object }> } | undefined>;
+    const messages = (path: string, method: string, status: number) => {
+      const op = doc.paths[path]?.[method] as { responses: Responses } | undefined;
+      const examples = op?.responses[status]?.content['application/json']?.examples ?? {};
+      return Object.values(examples).map((e) => (e as { value: { msg: string } }).value.msg);
+    };
     const refused = async (res: Response, status: number) => {
       expect(res.status).toBe(status);
       return (await strict(errorEnvelope, res)).msg;
