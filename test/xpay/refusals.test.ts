@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMerchant, type MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { body, type Harness, makeHarness } from '../helpers/harness.ts';
+import { vectors } from '../helpers/xpay.ts';
 import { javaSdkQuery, nodeSdkRequestBody } from '../helpers/xpay-sdk.ts';
 
 /**
@@ -215,6 +216,29 @@ describe('XPay-style requests that are refused', () => {
         )
       ).code,
     ).toBe(200);
+  });
+
+  it('refuses only in the one form the node SDK hands back instead of throwing (its errorHandling vectors)', async () => {
+    // the SDK returned the body, without throwing, for HTTP 200 {code:500,msg,data:null} alone
+    const returned = vectors.errorHandling.filter((e) => !e.threw);
+    expect(returned.map((e) => [e.call, e.case])).toEqual([
+      ['createCollection', 'HTTP 200, body {code:500,msg:"x",data:null}'],
+      ['getOrderStatus', 'HTTP 200, body {code:500,msg:"x",data:null}'],
+    ]);
+    const { xpay } = await setup();
+    const badSign = nodeSdkRequestBody('not the secret', order(), { timestamp: now(), nonce: 'e-1' });
+    const refusals = [
+      await xpayPost('/v1/order/createCollection', xpay.token, badSign),
+      await h.app.request('/v1/order/status/nope', { headers: { 'x-api-token': xpay.token } }),
+    ];
+    for (const [i, res] of refusals.entries()) {
+      const want = returned[i]?.returned as { code: number; msg: string; data: null };
+      expect(res.status).toBe(200);
+      const got = (await res.json()) as Record<string, unknown>;
+      expect(Object.keys(got).sort()).toEqual(Object.keys(want).sort());
+      expect({ code: got.code, data: got.data }).toEqual({ code: want.code, data: want.data });
+      expect(got.msg).toEqual(expect.any(String));
+    }
   });
 
   it('answers getBalance with a required symbol and an unknown symbol as XPay does', async () => {
