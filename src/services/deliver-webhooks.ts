@@ -58,6 +58,8 @@ export function createWebhookDeliverer(
     } else if (r.outcome.status === 'failed') {
       summary.failed++;
       log.error(fields, 'webhook failed for good; `kassa webhooks resend` sends it again');
+    } else if (r.outcome.status === 'skipped') {
+      log.debug(fields, 'webhook not sent: XPay never sends this event type');
     } else {
       summary.retrying++;
       const next = { ...fields, nextAttemptAt: new Date(r.outcome.nextAttemptAt).toISOString() };
@@ -93,7 +95,8 @@ export function createWebhookDeliverer(
           const result = await performWebhookAttempt(deps, event, merchant, random);
           finished.push({ event, result }); // after the await: `finished` is swapped by each round
         } catch (err) {
-          // Only a missing master key gets here: the lease runs out and the event is tried again.
+          // Only a missing master key (or an XPay-shaped event that cannot be built, a bug) gets
+          // here: the lease runs out and the event is tried again.
           log.error({ eventId: event.id, err }, 'webhook attempt could not be made');
         } finally {
           inFlight.delete(event.id);

@@ -53,7 +53,7 @@ export interface PayoutAttemptView {
 export interface OrderWebhookView {
   eventId: string;
   notifyType: string;
-  status: 'pending' | 'delivered' | 'failed';
+  status: 'pending' | 'delivered' | 'failed' | 'skipped';
   createdAt: number;
   nextAttemptAt: number | null;
   deliveredAt: number | null;

@@ -47,6 +47,9 @@ export const en = {
     resent: 'The webhook is queued again; the worker sends it within seconds (same event id).',
     callback: 'The callback URL is saved.',
     disabled: 'The merchant is disabled: its signatures no longer verify.',
+    compat: 'The compatibility mode is saved; every Kassa process uses it within a second.',
+    compatLeft:
+      'The merchant left XPay mode. Its token travelled in X-API-TOKEN headers: rotate it before it signs requests again.',
     totpOff: 'Two-factor sign-in is off.',
     totpOn: 'Two-factor sign-in is on. Other sessions of yours were signed out.',
   },
@@ -268,7 +271,12 @@ export const en = {
     disable: 'Disable',
     disableConfirm: 'I understand its requests stop working; its orders are kept.',
     back: 'Back to the merchants',
-    compatibility: 'Compatibility mode arrives with the XPay compatibility option.',
+    compat: 'Compatibility',
+    compatNone: 'interface only',
+    compatXpay: 'XPay',
+    setCompat: 'Save',
+    compatibility:
+      'XPay mode also serves a merchant the way XPay Labs’ node and Java SDKs expect: requests with X-API-TOKEN signed by the webhook secret, answers with HTTP 200, XPay-shaped webhooks. Its servers keep their SDK: apiKey = token, apiSecret = webhook secret (docs/xpay-migration.md).',
     empty: 'No merchant yet.',
   },
   webhooks: {
@@ -282,7 +290,12 @@ export const en = {
     last: 'Last answer',
     next: 'Next attempt',
     empty: 'No event matches.',
-    statuses: { pending: 'pending', delivered: 'delivered', failed: 'failed' },
+    statuses: {
+      pending: 'pending',
+      delivered: 'delivered',
+      failed: 'failed',
+      skipped: 'not sent (XPay mode)',
+    },
     testEvent: 'test event',
   },
   deposits: {

@@ -45,6 +45,9 @@ export const zh: AdminStrings = {
     resent: '回调已重新排队，worker 会在几秒内发送（事件 ID 不变）。',
     callback: '回调地址已保存。',
     disabled: '商户已停用：其签名不再有效。',
+    compat: '兼容模式已保存，所有 Kassa 进程将在一秒内生效。',
+    compatLeft:
+      '该商户已退出 XPay 模式。其 token 曾在 X-API-TOKEN 请求头中传输：再用它签名请求之前请先更换。',
     totpOff: '两步验证已关闭。',
     totpOn: '两步验证已开启，你的其他会话已退出登录。',
   },
@@ -261,7 +264,12 @@ export const zh: AdminStrings = {
     disable: '停用',
     disableConfirm: '我知道它的请求将失效，订单会保留。',
     back: '返回商户列表',
-    compatibility: '兼容模式将随 XPay 兼容选项一起提供。',
+    compat: '兼容模式',
+    compatNone: '仅标准接口',
+    compatXpay: 'XPay 兼容',
+    setCompat: '保存',
+    compatibility:
+      'XPay 模式让商户也能按 XPay Labs 的 node 和 Java SDK 的方式使用：请求带 X-API-TOKEN 并以回调密钥签名，应答一律 HTTP 200，回调为 XPay 格式。商家服务器继续使用原 SDK：apiKey = token，apiSecret = 回调密钥（见 docs/xpay-migration.md）。',
     empty: '还没有商户。',
   },
   webhooks: {
@@ -275,7 +283,7 @@ export const zh: AdminStrings = {
     last: '最近响应',
     next: '下次尝试',
     empty: '没有匹配的事件。',
-    statuses: { pending: '待发送', delivered: '已送达', failed: '失败' },
+    statuses: { pending: '待发送', delivered: '已送达', failed: '失败', skipped: '未发送（XPay 模式）' },
     testEvent: '测试事件',
   },
   deposits: {

@@ -47,7 +47,7 @@ export function webhooksRoutes(ctx: AdminContext) {
                   label={t.status}
                   value={query.status}
                   anyLabel={v.t.any}
-                  options={(['failed', 'pending', 'delivered'] as const).map((s) => ({
+                  options={(['failed', 'pending', 'delivered', 'skipped'] as const).map((s) => ({
                     value: s,
                     label: t.statuses[s],
                   }))}
