@@ -72,3 +72,15 @@ export async function field(c: AdminC, name: string): Promise<string> {
 export function queryOf(c: AdminC): Record<string, string> {
   return Object.fromEntries(Object.entries(c.req.query()).filter(([, v]) => typeof v === 'string'));
 }
+
+/**
+ * Where an action answers with its 303: `back` when it is a page of this dashboard (an action
+ * taken from an order's page returns there), `fallback` otherwise, with `done=<key>` for the note.
+ */
+export function doneAt(v: Pick<View, 'base'>, back: string, fallback: string, done: string): string {
+  const target = back.startsWith(`${v.base}/`) && !back.startsWith('//') ? back : fallback;
+  const [path, search] = target.split('?');
+  const params = new URLSearchParams(search ?? '');
+  params.set('done', done);
+  return `${path}?${params.toString()}`;
+}

@@ -1,10 +1,14 @@
+import { Writable } from 'node:stream';
 import type { Hono } from 'hono';
+import pino from 'pino';
 import type { Db } from '../../src/db/client.ts';
 import { recordScan } from '../../src/db/repositories/chain-scan.ts';
 import { findOrderById } from '../../src/db/repositories/orders.ts';
+import { commitSignedPayout, holdPayout } from '../../src/db/repositories/payouts.ts';
 import type { Order } from '../../src/domain/order.ts';
 import { transition } from '../../src/domain/order-state.ts';
 import { newId } from '../../src/lib/ids.ts';
+import type { Logger } from '../../src/lib/logger.ts';
 
 /** A cookie jar and request helper over an in-process app, as a browser without JavaScript would use it. */
 export interface AdminClient {
@@ -143,4 +147,51 @@ export function payByScan(
     cursor: null,
     now: input.now + 1000,
   });
+}
+
+/** A logger that keeps every line it writes (parsed), for tests that check what was logged. */
+export function keptLogger(): { logger: Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino(
+    { level: 'debug' },
+    new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    }),
+  );
+  return { logger, lines };
+}
+
+/**
+ * Puts a queued payout where the sender leaves one whose spend slot was used by a transaction
+ * Kassa did not record: a transaction signed and broadcast for it (PENDING), then held as stuck,
+ * each through the repository function the sender itself uses.
+ */
+export async function holdAsStuck(
+  db: Db,
+  order: Order,
+  input: { txHash: string; slot: string; reason: string; now: number },
+): Promise<void> {
+  await commitSignedPayout(db, {
+    attempt: {
+      id: newId('pat'),
+      orderRef: order.id,
+      chain: order.chain,
+      fromAddress: order.address,
+      nonce: null,
+      txHash: input.txHash,
+      rawTx: '00',
+      status: 'broadcast',
+      validUntil: null,
+      slot: input.slot,
+      replacesAttempt: null,
+      maxFeePerGas: null,
+      maxPriorityFeePerGas: null,
+    },
+    transition: { order, patch: { status: transition('PAYOUT', 'INIT', 'broadcast') } },
+    now: input.now,
+  });
+  await holdPayout(db, { orderRef: order.id, reason: input.reason, now: input.now });
 }
