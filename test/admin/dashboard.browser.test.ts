@@ -348,7 +348,7 @@ describe('payouts that wait for the operator', () => {
     for (const [orderId, amount] of [
       ['PAY-BIG', '12'],
       ['PAY-NO', '11'],
-    ]) {
+    ] as const) {
       const res = await body(
         await w.h.post('/v1/order/createPayout', m, {
           amount,
