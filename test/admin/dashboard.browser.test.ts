@@ -495,7 +495,7 @@ describe('payouts that wait for the operator', () => {
 
     const { context, page } = await signedIn(ADMIN);
     await page.goto(`${served.url}/admin/payouts`);
-    const row = page.locator(`#held tr[data-order="${held.id}"]`);
+    const row = page.locator(`#held [data-order="${held.id}"]`);
     const shown = (await row.textContent()) ?? '';
     expect(shown).toContain('was used by a transaction Kassa did not record');
     expect(shown).toContain(`nonce ${signed?.nonce}`);

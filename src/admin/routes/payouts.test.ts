@@ -91,7 +91,7 @@ function section(html: string, id: string): string {
   return found[1] as string;
 }
 
-const rowsOf = (html: string) => [...html.matchAll(/<tr data-order="(ord_[a-z0-9]+)"/g)].map((r) => r[1]);
+const rowsOf = (html: string) => [...html.matchAll(/ data-order="(ord_[a-z0-9]+)"/g)].map((r) => r[1]);
 
 async function decide(
   client: typeof admin,

@@ -159,7 +159,11 @@ function AwaitingApproval({ v, payouts }: { v: View; payouts: OpenPayout[] }) {
   );
 }
 
-/** Payouts held as stuck, with why, their slot and transactions, and retry / fail for admins. */
+/**
+ * Payouts held as stuck, one card each (the reason is long and the decision needs room): what it
+ * pays and to whom, why it is held and since when, its transactions with their spend slots, and
+ * retry / fail for admins.
+ */
 function Held({ v, payouts }: { v: View; payouts: OpenPayout[] }) {
   const t = v.t.payouts;
   return (
@@ -171,40 +175,37 @@ function Held({ v, payouts }: { v: View; payouts: OpenPayout[] }) {
       {payouts.length === 0 ? (
         <p>{t.heldEmpty}</p>
       ) : (
-        <div class="scroll">
-          <table class="stack">
-            <thead>
-              <tr>
-                <th>{t.since}</th>
-                <th>{v.t.orders.order}</th>
-                <th>{v.t.orders.chain}</th>
-                <th class="num">{v.t.orders.amount}</th>
-                <th>{t.toAddress}</th>
-                <th>{t.why}</th>
-                <th>{t.transactions}</th>
-                <th>{t.decide}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {payouts.map((p) => (
-                <tr data-order={p.order.id}>
-                  <Td label={t.since}>
-                    <Time ms={p.hold?.since} />
-                  </Td>
-                  <PayoutCells v={v} p={p} />
-                  <Td label={t.why}>{p.hold?.reason ?? v.t.dash}</Td>
-                  <Td label={t.transactions}>
-                    <Transactions v={v} p={p} />
-                  </Td>
-                  <Td label={t.decide}>
-                    <PayoutDecisions v={v} id={p.order.id} orderId={p.order.orderId} hold="stuck" />
-                    {v.session?.role === 'admin' ? null : <Badge s="bad" label={v.t.order.waitingDecision} />}
-                  </Td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        payouts.map((p) => (
+          <article class="event held" data-order={p.order.id}>
+            <header>
+              <div>
+                <a href={`${v.base}/orders/${p.order.id}`} class="mono">
+                  {p.order.orderId}
+                </a>{' '}
+                <span class="sub">{p.merchantName ?? p.order.merchantId}</span>
+              </div>
+              <strong>
+                {p.order.amount} {p.order.symbol} · {p.order.chain}
+              </strong>
+            </header>
+            <dl class="facts">
+              <dt>{t.toAddress}</dt>
+              <dd class="mono">{p.order.receiveAddress ?? v.t.dash}</dd>
+              <dt>{t.since}</dt>
+              <dd>
+                <Time ms={p.hold?.since} />
+              </dd>
+              <dt>{t.why}</dt>
+              <dd class="why">{p.hold?.reason ?? v.t.dash}</dd>
+              <dt>{t.transactions}</dt>
+              <dd>
+                <Transactions v={v} p={p} />
+              </dd>
+            </dl>
+            <PayoutDecisions v={v} id={p.order.id} orderId={p.order.orderId} hold="stuck" />
+            {v.session?.role === 'admin' ? null : <Badge s="bad" label={v.t.order.waitingDecision} />}
+          </article>
+        ))
       )}
     </section>
   );
