@@ -10,7 +10,6 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { privateKeyToAccount } from 'viem/accounts';
 import { mountAdminDashboard } from '../src/admin/dashboard.ts';
 import { findOrderByMerchantOrderId } from '../src/db/repositories/orders.ts';
 import { attemptsOfOrder } from '../src/db/repositories/payouts.ts';
@@ -23,7 +22,7 @@ import { pausePayouts } from '../src/services/payout-pause.ts';
 import { moveOrder } from '../test/checkout/orders.ts';
 import { followRealTime, launchBrowser, serveApp } from '../test/helpers/browser.ts';
 import { freePort } from '../test/helpers/cli.ts';
-import { evmWorld } from '../test/helpers/evm-chain.ts';
+import { evmWorld, spendHotWalletNonce } from '../test/helpers/evm-chain.ts';
 import { type FaultProxy, startFaultProxy } from '../test/helpers/fault-proxy.ts';
 import { body } from '../test/helpers/harness.ts';
 import { startReceiver } from '../test/helpers/webhook-receiver.ts';
@@ -170,16 +169,7 @@ try {
     (n) => n === 1,
   );
   const [signed] = attemptsOfOrder(w.h.rt.db, order(shop, 'PAY-303').id);
-  const c = w.devnet.get('POLYGON');
-  const hot = privateKeyToAccount(`0x${w.h.rt.keys?.hotWallet('POLYGON').privateKey.toString('hex')}`);
-  const byHand = await c.client.sendTransaction({
-    account: hot,
-    chain: c.client.chain,
-    to: hot.address,
-    value: 0n,
-    nonce: signed?.nonce ?? 0,
-  });
-  await c.client.waitForTransactionReceipt({ hash: byHand });
+  await spendHotWalletNonce(w, 'POLYGON', signed?.nonce ?? 0);
   polygon.release();
   await until(
     async () => (await listOperatorPayouts(w.h.rt, { stuck: true })).length,

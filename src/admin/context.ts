@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { AppError } from '../domain/errors.ts';
 import type { ProxyTrust } from '../http/middleware/client-ip.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { SharedCache } from '../lib/shared-cache.ts';
@@ -66,6 +67,12 @@ export async function field(c: AdminC, name: string): Promise<string> {
   const body = await c.req.parseBody();
   const value = body[name];
   return typeof value === 'string' ? value : '';
+}
+
+/** Refuses (400) an action whose confirmation box (`confirm=yes`) was not ticked. */
+export async function confirmed(c: AdminC): Promise<void> {
+  if ((await field(c, 'confirm')) !== 'yes')
+    throw new AppError('validation', 'Tick the box to confirm, then press the button again.');
 }
 
 /** The query parameters as plain text values (first of each). */

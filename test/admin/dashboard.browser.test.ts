@@ -1,6 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Address } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mountAdminDashboard } from '../../src/admin/dashboard.ts';
 import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
@@ -15,7 +14,7 @@ import { chainJobs } from '../../workers/jobs/chain-jobs.ts';
 import { webhookJobs } from '../../workers/jobs/deliver-webhooks.ts';
 import { startWorker, type Worker } from '../../workers/main.ts';
 import { followRealTime, launchBrowser, type Served, serveApp, watchProblems } from '../helpers/browser.ts';
-import { type EvmWorld, evmWorld } from '../helpers/evm-chain.ts';
+import { type EvmWorld, evmWorld, spendHotWalletNonce } from '../helpers/evm-chain.ts';
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
 import { body } from '../helpers/harness.ts';
 import { type Receiver, startReceiver } from '../helpers/webhook-receiver.ts';
@@ -476,16 +475,7 @@ describe('payouts that wait for the operator', () => {
     );
     const held = orderNow('PAY-HELD');
     const [signed] = attemptsOfOrder(w.h.rt.db, held.id);
-    const c = w.devnet.get('POLYGON');
-    const hot = privateKeyToAccount(`0x${w.h.rt.keys?.hotWallet('POLYGON').privateKey.toString('hex')}`);
-    const elsewhere = await c.client.sendTransaction({
-      account: hot,
-      chain: c.client.chain,
-      to: hot.address,
-      value: 0n,
-      nonce: signed?.nonce ?? 0,
-    });
-    await c.client.waitForTransactionReceipt({ hash: elsewhere });
+    await spendHotWalletNonce(w, 'POLYGON', signed?.nonce ?? 0);
     proxy.release();
     await until(
       async () => (await listOperatorPayouts(w.h.rt, { stuck: true })).map((p) => p.orderId),

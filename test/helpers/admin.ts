@@ -9,6 +9,8 @@ import type { Order } from '../../src/domain/order.ts';
 import { transition } from '../../src/domain/order-state.ts';
 import { newId } from '../../src/lib/ids.ts';
 import type { Logger } from '../../src/lib/logger.ts';
+import { createAdminUser } from '../../src/services/admin-accounts.ts';
+import type { Harness } from './harness.ts';
 
 /** A cookie jar and request helper over an in-process app, as a browser without JavaScript would use it. */
 export interface AdminClient {
@@ -194,4 +196,31 @@ export async function holdAsStuck(
     now: input.now,
   });
   await holdPayout(db, { orderRef: order.id, reason: input.reason, now: input.now });
+}
+
+/** The admin and the viewer the dashboard's in-process tests sign in as. */
+export const ADMIN_USER = { email: 'ops@shop.example', password: 'correct horse battery' };
+export const VIEWER_USER = { email: 'look@shop.example', password: 'staple paper clip' };
+
+/** Creates ADMIN_USER and VIEWER_USER and signs each in with its own cookie jar. */
+export async function adminAndViewer(h: Harness): Promise<{ admin: AdminClient; viewer: AdminClient }> {
+  await createAdminUser(h.rt, { ...ADMIN_USER, role: 'admin' });
+  await createAdminUser(h.rt, { ...VIEWER_USER, role: 'viewer' });
+  const admin = adminClient(h.app);
+  const viewer = adminClient(h.app);
+  for (const [client, user] of [
+    [admin, ADMIN_USER],
+    [viewer, VIEWER_USER],
+  ] as const) {
+    const res = await signIn(client, user.email, user.password);
+    if (res.status !== 303) throw new Error(`${user.email} could not sign in (${res.status})`);
+  }
+  return { admin, viewer };
+}
+
+/** The HTML inside a page's card `<section class="card" id="…">`; throws when the page has none. */
+export function sectionOf(html: string, id: string): string {
+  const found = new RegExp(`<section class="card" id="${id}">([\\s\\S]*?)</section>`).exec(html);
+  if (!found) throw new Error(`no section #${id}`);
+  return found[1] as string;
 }

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, keptLogger, signIn } from '../../../test/helpers/admin.ts';
+import { type AdminClient, adminAndViewer, keptLogger } from '../../../test/helpers/admin.ts';
 import { body, type Harness, makeHarness } from '../../../test/helpers/harness.ts';
 import { listBalances, listLedgerEntries } from '../../db/repositories/ledger.ts';
-import { createAdminUser } from '../../services/admin-accounts.ts';
 import type { MerchantCreated } from '../../services/manage-merchants.ts';
 import { mountAdminDashboard } from '../dashboard.ts';
 
@@ -15,24 +14,15 @@ import { mountAdminDashboard } from '../dashboard.ts';
 let h: Harness;
 let shop: MerchantCreated;
 let tea: MerchantCreated;
-let admin: ReturnType<typeof adminClient>;
-let viewer: ReturnType<typeof adminClient>;
+let admin: AdminClient;
+let viewer: AdminClient;
 const logs = keptLogger();
 
 beforeAll(async () => {
   h = await makeHarness();
   h.rt.logger = logs.logger;
   mountAdminDashboard(h.app, h.rt);
-  await createAdminUser(h.rt, {
-    email: 'ops@shop.example',
-    password: 'correct horse battery',
-    role: 'admin',
-  });
-  await createAdminUser(h.rt, { email: 'look@shop.example', password: 'staple paper clip', role: 'viewer' });
-  admin = adminClient(h.app);
-  viewer = adminClient(h.app);
-  expect((await signIn(admin, 'ops@shop.example', 'correct horse battery')).status).toBe(303);
-  expect((await signIn(viewer, 'look@shop.example', 'staple paper clip')).status).toBe(303);
+  ({ admin, viewer } = await adminAndViewer(h));
   shop = await h.merchant('V3');
   tea = await h.merchant('V3');
   h.clock.advance(1000);

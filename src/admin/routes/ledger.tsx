@@ -3,6 +3,7 @@ import { AppError } from '../../domain/errors.ts';
 import { browseLedger, type LedgerPage } from '../../services/browse-ledger.ts';
 import { adjustLedger } from '../../services/manage-ledger.ts';
 import { listTokens } from '../../services/resolve-token.ts';
+import { BalancesTable } from '../balances.tsx';
 import { type AdminContext, type AdminEnv, field, requireAdmin, viewOf } from '../context.ts';
 import { Csrf, Layout, toHtml } from '../layout.tsx';
 import { Done, Pager, Td, Time } from '../ui.tsx';
@@ -90,34 +91,7 @@ export function ledgerRoutes(ctx: AdminContext) {
               {page.balances.length === 0 ? (
                 <p>{m.noBalances}</p>
               ) : (
-                <table class="stack" id="merchant-balances">
-                  <thead>
-                    <tr>
-                      <th>{v.t.overview.chain}</th>
-                      <th>{v.t.overview.token}</th>
-                      <th class="num">{m.available}</th>
-                      <th class="num">{m.frozen}</th>
-                      <th class="num">{m.total}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {page.balances.map((b) => (
-                      <tr data-token={`${b.chain}:${b.symbol}`}>
-                        <Td label={v.t.overview.chain}>{b.chain}</Td>
-                        <Td label={v.t.overview.token}>{b.symbol}</Td>
-                        <Td label={m.available} num>
-                          {b.available}
-                        </Td>
-                        <Td label={m.frozen} num>
-                          {b.frozen}
-                        </Td>
-                        <Td label={m.total} num>
-                          {b.total}
-                        </Td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <BalancesTable v={v} balances={page.balances} />
               )}
             </section>
             {admin && !after ? <AdjustForm v={v} page={page} tokens={tokens} /> : null}

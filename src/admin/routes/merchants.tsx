@@ -7,7 +7,15 @@ import {
   rotateMerchantToken,
   setMerchantCallback,
 } from '../../services/manage-merchants.ts';
-import { type AdminC, type AdminContext, type AdminEnv, field, requireAdmin, viewOf } from '../context.ts';
+import {
+  type AdminC,
+  type AdminContext,
+  type AdminEnv,
+  confirmed,
+  field,
+  requireAdmin,
+  viewOf,
+} from '../context.ts';
 import { Csrf, Layout, toHtml } from '../layout.tsx';
 import { ActionButton, Badge, Done, Td, Time } from '../ui.tsx';
 import { fill, type View } from '../view.ts';
@@ -36,11 +44,6 @@ function SecretsPage(props: { v: View; title: string; once: string; secrets: [st
       </p>
     </Layout>
   );
-}
-
-async function confirmed(c: AdminC): Promise<void> {
-  if ((await field(c, 'confirm')) !== 'yes')
-    throw new AppError('validation', 'Tick the box to confirm, then press the button again.');
 }
 
 /**

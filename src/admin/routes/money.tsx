@@ -1,9 +1,10 @@
 import { Hono } from 'hono';
 import { type BalanceView, ledgerBalances } from '../../services/manage-ledger.ts';
 import { describeMerchants } from '../../services/manage-merchants.ts';
+import { BalancesTable } from '../balances.tsx';
 import { type AdminContext, type AdminEnv, TOTALS_TTL_MS, viewOf } from '../context.ts';
 import { Layout, toHtml } from '../layout.tsx';
-import { NotYet, Td, Time } from '../ui.tsx';
+import { NotYet, Td } from '../ui.tsx';
 import { fill, utc, type View } from '../view.ts';
 import { readWithin, WalletsSection } from '../wallets.tsx';
 
@@ -35,47 +36,7 @@ function Balances(props: { v: View; balances: BalanceView[]; names: Map<string, 
       {props.balances.length === 0 ? (
         <p>{t.noBalances}</p>
       ) : (
-        <div class="scroll">
-          <table class="stack">
-            <thead>
-              <tr>
-                <th>{t.merchant}</th>
-                <th>{v.t.overview.chain}</th>
-                <th>{v.t.overview.token}</th>
-                <th class="num">{t.available}</th>
-                <th class="num">{t.frozen}</th>
-                <th class="num">{t.total}</th>
-                <th>{t.updated}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.balances.map((b) => (
-                <tr data-merchant={b.merchantId} data-token={`${b.chain}:${b.symbol}`}>
-                  <Td label={t.merchant}>
-                    <a href={`${v.base}/money/merchants/${b.merchantId}`}>
-                      {props.names.get(b.merchantId) ?? b.merchantId}
-                    </a>
-                    <span class="sub mono">{b.merchantId}</span>
-                  </Td>
-                  <Td label={v.t.overview.chain}>{b.chain}</Td>
-                  <Td label={v.t.overview.token}>{b.symbol}</Td>
-                  <Td label={t.available} num>
-                    {b.available}
-                  </Td>
-                  <Td label={t.frozen} num>
-                    {b.frozen}
-                  </Td>
-                  <Td label={t.total} num>
-                    {b.total}
-                  </Td>
-                  <Td label={t.updated}>
-                    <Time ms={Date.parse(b.updatedAt)} />
-                  </Td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <BalancesTable v={v} balances={props.balances} names={props.names} />
       )}
     </section>
   );

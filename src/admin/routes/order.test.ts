@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOrder } from '../../../test/checkout/orders.ts';
-import { adminClient, holdAsStuck, payByScan, signIn } from '../../../test/helpers/admin.ts';
+import {
+  type AdminClient,
+  adminAndViewer,
+  holdAsStuck,
+  payByScan,
+  sectionOf,
+} from '../../../test/helpers/admin.ts';
 import { body, type Harness, makeHarness } from '../../../test/helpers/harness.ts';
 import { findOrderByMerchantOrderId } from '../../db/repositories/orders.ts';
 import type { Order } from '../../domain/order.ts';
-import { createAdminUser } from '../../services/admin-accounts.ts';
 import type { MerchantCreated } from '../../services/manage-merchants.ts';
 import { mountAdminDashboard } from '../dashboard.ts';
 
@@ -15,23 +20,14 @@ import { mountAdminDashboard } from '../dashboard.ts';
  */
 let h: Harness;
 let m: MerchantCreated;
-let admin: ReturnType<typeof adminClient>;
-let viewer: ReturnType<typeof adminClient>;
+let admin: AdminClient;
+let viewer: AdminClient;
 const TO = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
 beforeAll(async () => {
   h = await makeHarness({ payouts: { limits: { approvalAbove: { USDT: '100' } } } });
   mountAdminDashboard(h.app, h.rt);
-  await createAdminUser(h.rt, {
-    email: 'ops@shop.example',
-    password: 'correct horse battery',
-    role: 'admin',
-  });
-  await createAdminUser(h.rt, { email: 'look@shop.example', password: 'staple paper clip', role: 'viewer' });
-  admin = adminClient(h.app);
-  viewer = adminClient(h.app);
-  expect((await signIn(admin, 'ops@shop.example', 'correct horse battery')).status).toBe(303);
-  expect((await signIn(viewer, 'look@shop.example', 'staple paper clip')).status).toBe(303);
+  ({ admin, viewer } = await adminAndViewer(h));
   m = await h.merchant('V3');
   h.clock.advance(1000);
   await h.fund(m, 'TRON', 'USDT', '1000');
@@ -64,30 +60,24 @@ function order(orderId: string): Order {
   return o;
 }
 
-function section(html: string, id: string): string {
-  const found = new RegExp(`<section class="card" id="${id}">([\\s\\S]*?)</section>`).exec(html);
-  if (!found) throw new Error(`no section #${id}`);
-  return found[1] as string;
-}
-
 const kinds = (html: string) => [...html.matchAll(/<tr data-kind="([a-z_]+)"/g)].map((r) => r[1]);
 
 describe('a payout’s page', () => {
   it('shows one awaiting approval as waiting, with the forms for an admin, and its money frozen', async () => {
     const id = order('PAY-BIG').id;
     const html = (await admin.page(`/admin/orders/${id}`)).html;
-    const holds = section(html, 'holds');
+    const holds = sectionOf(html, 'holds');
     expect(holds).toMatch(/<tr data-hold="approval" data-resolution="open">/);
     expect(holds).toContain('Waiting for approval.');
     expect(holds).toContain('waiting for a decision');
     expect(holds).toContain(`action="/admin/payouts/${id}/approve"`);
     expect(holds).toContain(`name="back" value="/admin/orders/${id}"`);
-    expect(kinds(section(html, 'ledger'))).toEqual(['payout_freeze']);
-    expect(section(html, 'ledger')).toMatch(/-250\.00 USDT[\s\S]*\+250\.00 USDT/);
+    expect(kinds(sectionOf(html, 'ledger'))).toEqual(['payout_freeze']);
+    expect(sectionOf(html, 'ledger')).toMatch(/-250\.00 USDT[\s\S]*\+250\.00 USDT/);
     expect(html).toMatch(/<li data-kind="held">[\s\S]*?Waits: approval/);
 
     const view = (await viewer.page(`/admin/orders/${id}`)).html;
-    expect(section(view, 'holds')).toContain('waiting for a decision');
+    expect(sectionOf(view, 'holds')).toContain('waiting for a decision');
     expect(view).not.toContain(`/admin/payouts/${id}/approve`);
   });
 
@@ -101,18 +91,18 @@ describe('a payout’s page', () => {
     expect(res.headers.get('location')).toBe(`/admin/orders/${id}?done=rejected`);
     const html = (await admin.page(`/admin/orders/${id}?done=rejected`)).html;
     expect(html).toContain('The payout is rejected');
-    const holds = section(html, 'holds');
+    const holds = sectionOf(html, 'holds');
     expect(holds).toMatch(/<tr data-hold="approval" data-resolution="rejected">/);
     expect(holds).toContain('unknown recipient');
     expect(holds).not.toContain('action=');
-    expect(kinds(section(html, 'ledger'))).toEqual(['payout_freeze', 'payout_release']);
+    expect(kinds(sectionOf(html, 'ledger'))).toEqual(['payout_freeze', 'payout_release']);
     expect(html).toMatch(/<li data-kind="decided">[\s\S]*?Decided: rejected/);
   });
 
   it('shows a held payout’s reason, its transaction’s spend slot, and retry / fail for an admin', async () => {
     const id = order('PAY-STUCK').id;
     const html = (await admin.page(`/admin/orders/${id}`)).html;
-    const holds = section(html, 'holds');
+    const holds = sectionOf(html, 'holds');
     expect(holds).toMatch(/<tr data-hold="stuck" data-resolution="open">/);
     expect(holds).toContain('Its spend slot was used by a transaction Kassa did not record.');
     expect(holds).toContain(`action="/admin/payouts/${id}/retry"`);
@@ -139,8 +129,8 @@ describe('a payout’s page', () => {
     payByScan(h.rt.db, paid, { txid: `0x${'9a'.repeat(32)}`, now: h.clock.now() });
     const html = (await admin.page(`/admin/orders/${paid.id}`)).html;
     expect(html).not.toContain('id="holds"');
-    expect(kinds(section(html, 'ledger'))).toEqual(['collection_credit']);
-    expect(section(html, 'ledger')).toContain('+30.00 USDT');
+    expect(kinds(sectionOf(html, 'ledger'))).toEqual(['collection_credit']);
+    expect(sectionOf(html, 'ledger')).toContain('+30.00 USDT');
 
     h.clock.advance(1000);
     await h.post('/v1/order/createPayout', m, {
@@ -151,6 +141,6 @@ describe('a payout’s page', () => {
       receiveAddress: TO,
     });
     const small = (await admin.page(`/admin/orders/${order('PAY-SMALL').id}`)).html;
-    expect(section(small, 'holds')).toContain('Nothing held this payout');
+    expect(sectionOf(small, 'holds')).toContain('Nothing held this payout');
   });
 });

@@ -1,12 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, holdAsStuck, keptLogger, signIn } from '../../../test/helpers/admin.ts';
+import {
+  type AdminClient,
+  adminAndViewer,
+  holdAsStuck,
+  keptLogger,
+  sectionOf,
+} from '../../../test/helpers/admin.ts';
 import { body, type Harness, makeHarness } from '../../../test/helpers/harness.ts';
 import { listBalances } from '../../db/repositories/ledger.ts';
 import { findOrderByMerchantOrderId } from '../../db/repositories/orders.ts';
 import { attemptsOfOrder } from '../../db/repositories/payouts.ts';
 import { listWebhookEvents } from '../../db/repositories/webhook-events.ts';
 import type { Order } from '../../domain/order.ts';
-import { createAdminUser } from '../../services/admin-accounts.ts';
 import type { MerchantCreated } from '../../services/manage-merchants.ts';
 import { listOperatorPayouts } from '../../services/manage-payouts.ts';
 import { pausedChains } from '../../services/payout-pause.ts';
@@ -20,8 +25,8 @@ import { mountAdminDashboard } from '../dashboard.ts';
  */
 let h: Harness;
 let m: MerchantCreated;
-let admin: ReturnType<typeof adminClient>;
-let viewer: ReturnType<typeof adminClient>;
+let admin: AdminClient;
+let viewer: AdminClient;
 const logs = keptLogger();
 const TO = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const STUCK_TX = 'ab'.repeat(32);
@@ -32,16 +37,7 @@ beforeAll(async () => {
   h = await makeHarness({ payouts: { limits: { approvalAbove: { USDT: '100' } } } });
   h.rt.logger = logs.logger;
   mountAdminDashboard(h.app, h.rt);
-  await createAdminUser(h.rt, {
-    email: 'ops@shop.example',
-    password: 'correct horse battery',
-    role: 'admin',
-  });
-  await createAdminUser(h.rt, { email: 'look@shop.example', password: 'staple paper clip', role: 'viewer' });
-  admin = adminClient(h.app);
-  viewer = adminClient(h.app);
-  expect((await signIn(admin, 'ops@shop.example', 'correct horse battery')).status).toBe(303);
-  expect((await signIn(viewer, 'look@shop.example', 'staple paper clip')).status).toBe(303);
+  ({ admin, viewer } = await adminAndViewer(h));
   m = await h.merchant('V3');
   await h.fund(m, 'TRON', 'USDT', '1000');
   for (const [orderId, amount] of [
@@ -84,13 +80,6 @@ function order(orderId: string): Order {
   return o;
 }
 
-/** The HTML of one card of a page, by its id. */
-function section(html: string, id: string): string {
-  const found = new RegExp(`<section class="card" id="${id}">([\\s\\S]*?)</section>`).exec(html);
-  if (!found) throw new Error(`no section #${id}`);
-  return found[1] as string;
-}
-
 const rowsOf = (html: string) => [...html.matchAll(/ data-order="(ord_[a-z0-9]+)"/g)].map((r) => r[1]);
 
 async function decide(
@@ -118,10 +107,10 @@ describe('the payouts page', () => {
     const { status, html } = await admin.page('/admin/payouts');
     expect(status).toBe(200);
     expect(html).not.toContain('arrive with the merchant ledger');
-    expect(rowsOf(section(html, 'approval'))).toEqual(
+    expect(rowsOf(sectionOf(html, 'approval'))).toEqual(
       ['big-1', 'big-2', 'big-3', 'big-4'].map((x) => order(x).id),
     );
-    const held = section(html, 'held');
+    const held = sectionOf(html, 'held');
     expect(rowsOf(held)).toEqual([order('stuck-1').id, order('stuck-2').id]);
     expect(held).toContain(STUCK_WHY);
     expect(held).toContain('ref block 1a2b/3c4d5e6f7a8b9c0d, expires 2026-11-25T12:01:00.000Z');
@@ -131,7 +120,7 @@ describe('the payouts page', () => {
     expect(rowsOf(queue)).toEqual([order('small-1').id]);
     expect(queue).toMatch(/data-label="#"[^>]*><div>1</);
     // admins get the forms
-    expect(section(html, 'approval')).toContain(`action="/admin/payouts/${order('big-1').id}/approve"`);
+    expect(sectionOf(html, 'approval')).toContain(`action="/admin/payouts/${order('big-1').id}/approve"`);
     expect(held).toContain(`action="/admin/payouts/${order('stuck-1').id}/retry"`);
     expect(held).toContain(`action="/admin/payouts/${order('stuck-1').id}/fail"`);
   });
@@ -197,7 +186,7 @@ describe('the payouts page', () => {
 
   it('shows a viewer the payouts without a form, and refuses a decision sent anyway with 403, logged', async () => {
     const { html } = await viewer.page('/admin/payouts');
-    expect(rowsOf(section(html, 'approval'))).toEqual([order('big-3').id, order('big-4').id]);
+    expect(rowsOf(sectionOf(html, 'approval'))).toEqual([order('big-3').id, order('big-4').id]);
     expect(html).not.toMatch(/action="\/admin\/payouts\/[^"]+\/(approve|reject|retry|fail)"/);
     expect(html).not.toContain('action="/admin/payouts/pause"');
     for (const [orderId, decision, form] of [
@@ -264,7 +253,7 @@ describe('the payouts page', () => {
     expect(attemptsOfOrder(h.rt.db, order('stuck-1').id).map((a) => a.status)).toEqual(['dropped']);
     expect(order('stuck-1').status).toBe('PENDING');
     const page = (await admin.page('/admin/payouts')).html;
-    expect(rowsOf(section(page, 'held'))).toEqual([order('stuck-2').id]);
+    expect(rowsOf(sectionOf(page, 'held'))).toEqual([order('stuck-2').id]);
     const queue = /<table class="stack" id="payouts">([\s\S]*?)<\/table>/.exec(page)?.[1] as string;
     expect(queue).toContain(`data-order="${order('stuck-1').id}"`);
     expect(logs.lines).toContainEqual(

@@ -4,7 +4,15 @@ import { decidePayout, PAYOUT_DECISIONS, type PayoutDecision } from '../../servi
 import { listOpenPayouts, OPEN_PAYOUTS_LIMIT, type OpenPayout } from '../../services/list-open-payouts.ts';
 import { pausePayouts, resumePayouts } from '../../services/payout-pause.ts';
 import { type ChainSigning, payoutSigning } from '../../services/payout-signing.ts';
-import { type AdminContext, type AdminEnv, doneAt, field, requireAdmin, viewOf } from '../context.ts';
+import {
+  type AdminContext,
+  type AdminEnv,
+  confirmed,
+  doneAt,
+  field,
+  requireAdmin,
+  viewOf,
+} from '../context.ts';
 import { Layout, toHtml } from '../layout.tsx';
 import { PayoutDecisions, REASON_MAX } from '../payout-decisions.tsx';
 import { ActionButton, Badge, Done, Hash, Td, Time } from '../ui.tsx';
@@ -297,37 +305,24 @@ export function payoutsRoutes(ctx: AdminContext) {
         ),
       );
     })
-    .post('/payouts/pause', async (c) => {
+    .post('/payouts/:verb{pause|resume}', async (c) => {
       requireAdmin(c);
       const v = viewOf(c);
+      const pause = c.req.param('verb') === 'pause';
       const chain = (await field(c, 'chain')).trim().toUpperCase() || undefined;
-      const paused = await pausePayouts(deps, chain);
-      deps.logger.warn(
+      const paused = await (pause ? pausePayouts : resumePayouts)(deps, chain);
+      deps.logger[pause ? 'warn' : 'info'](
         { admin: v.session.email, chain: chain ?? 'all', paused },
-        'dashboard: payouts paused',
+        pause ? 'dashboard: payouts paused' : 'dashboard: payouts resumed',
       );
-      return c.redirect(`${v.base}/payouts?done=paused`, 303);
-    })
-    .post('/payouts/resume', async (c) => {
-      requireAdmin(c);
-      const v = viewOf(c);
-      const chain = (await field(c, 'chain')).trim().toUpperCase() || undefined;
-      const paused = await resumePayouts(deps, chain);
-      deps.logger.info(
-        { admin: v.session.email, chain: chain ?? 'all', paused },
-        'dashboard: payouts resumed',
-      );
-      return c.redirect(`${v.base}/payouts?done=resumed`, 303);
+      return c.redirect(`${v.base}/payouts?done=${pause ? 'paused' : 'resumed'}`, 303);
     })
     .post('/payouts/:id/:decision', async (c) => {
       requireAdmin(c);
       const v = viewOf(c);
       const decision = c.req.param('decision') as PayoutDecision;
       if (!PAYOUT_DECISIONS.includes(decision)) throw new AppError('not_found');
-      if (decision === 'approve' || decision === 'retry') {
-        if ((await field(c, 'confirm')) !== 'yes')
-          throw new AppError('validation', 'Tick the box to confirm, then press the button again.');
-      }
+      if (decision === 'approve' || decision === 'retry') await confirmed(c);
       const reason = (await field(c, 'reason')).trim();
       if (reason.length > REASON_MAX)
         throw new AppError('validation', `A reason is at most ${REASON_MAX} characters.`);
