@@ -176,9 +176,10 @@ export async function holdAsStuck(
   order: Order,
   input: { txHash: string; slot: string; reason: string; now: number },
 ): Promise<void> {
+  const attempt = newId('pat');
   await commitSignedPayout(db, {
     attempt: {
-      id: newId('pat'),
+      id: attempt,
       orderRef: order.id,
       chain: order.chain,
       fromAddress: order.address,
@@ -195,7 +196,7 @@ export async function holdAsStuck(
     transition: { order, patch: { status: transition('PAYOUT', 'INIT', 'broadcast') } },
     now: input.now,
   });
-  await holdPayout(db, { orderRef: order.id, reason: input.reason, now: input.now });
+  await holdPayout(db, { orderRef: order.id, attempts: [attempt], reason: input.reason, now: input.now });
 }
 
 /** The admin and the viewer the dashboard's in-process tests sign in as. */
