@@ -24,6 +24,7 @@ import { zh } from './i18n/zh.ts';
 import { Refusal } from './refusal.ts';
 import { accountRoutes } from './routes/account.tsx';
 import { depositsRoutes } from './routes/deposits.tsx';
+import { ledgerRoutes } from './routes/ledger.tsx';
 import { merchantsRoutes } from './routes/merchants.tsx';
 import { moneyRoutes } from './routes/money.tsx';
 import { orderRoutes } from './routes/order.tsx';
@@ -151,6 +152,7 @@ export function createAdminDashboard(deps: AdminDeps, options: { basePath: strin
     orderRoutes,
     payoutsRoutes,
     moneyRoutes,
+    ledgerRoutes,
     merchantsRoutes,
     webhooksRoutes,
     depositsRoutes,
@@ -177,7 +179,14 @@ export function createAdminDashboard(deps: AdminDeps, options: { basePath: strin
     };
     if (!c.get('view')) c.header('Content-Security-Policy', dashboardCsp(v.nonce));
     const t = v.t.errors;
-    if (error instanceof Refusal) return c.html(renderErrorPage(v, t[error.kind]), error.status);
+    if (error instanceof Refusal) {
+      if (c.req.method === 'POST' && v.session)
+        deps.logger.warn(
+          { admin: v.session.email, path: c.req.path, refused: error.kind },
+          'dashboard: action refused',
+        );
+      return c.html(renderErrorPage(v, t[error.kind]), error.status);
+    }
     if (error instanceof AdminAuthError)
       return c.html(renderErrorPage(v, v.t.signIn.badCode), error.reason === 'too_many' ? 429 : 400);
     if (error instanceof AppError) {
@@ -189,7 +198,10 @@ export function createAdminDashboard(deps: AdminDeps, options: { basePath: strin
         case 'order_not_found':
           return c.html(renderErrorPage(v, t.orderNotFound), 404);
         case 'state_conflict':
+        case 'ledger_negative':
           return c.html(renderErrorPage(v, fill(t.conflict, { detail: error.detail ?? '' })), 409);
+        case 'chain_unavailable':
+          return c.html(renderErrorPage(v, fill(t.unavailable, { detail: error.detail ?? '' })), 503);
         default:
           break;
       }

@@ -9,7 +9,15 @@ import {
   setMerchantCallback,
   setMerchantCompat,
 } from '../../services/manage-merchants.ts';
-import { type AdminC, type AdminContext, type AdminEnv, field, requireAdmin, viewOf } from '../context.ts';
+import {
+  type AdminC,
+  type AdminContext,
+  type AdminEnv,
+  confirmed,
+  field,
+  requireAdmin,
+  viewOf,
+} from '../context.ts';
 import { Csrf, Layout, toHtml } from '../layout.tsx';
 import { ActionButton, Badge, Done, Td, Time } from '../ui.tsx';
 import { fill, type View } from '../view.ts';
@@ -45,11 +53,6 @@ async function compatField(c: AdminC) {
   const mode = await field(c, 'compat');
   if (!isCompatMode(mode)) throw new AppError('validation', 'The compatibility mode must be none or xpay.');
   return mode;
-}
-
-async function confirmed(c: AdminC): Promise<void> {
-  if ((await field(c, 'confirm')) !== 'yes')
-    throw new AppError('validation', 'Tick the box to confirm, then press the button again.');
 }
 
 /**

@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
 import { isFinalStatus } from '../../domain/order.ts';
-import { getOrderDetail, type OrderDetail } from '../../services/get-order-detail.ts';
+import { getOrderDetail, type OrderDetail, type TimelineEntry } from '../../services/get-order-detail.ts';
 import { type AdminContext, type AdminEnv, viewOf } from '../context.ts';
 import { Layout, toHtml } from '../layout.tsx';
+import { PayoutDecisions } from '../payout-decisions.tsx';
 import { ActionButton, Badge, Done, Hash, Td, Time } from '../ui.tsx';
 import { fill, type View } from '../view.ts';
 
@@ -131,11 +132,127 @@ function Webhooks({ v, d }: { v: View; d: OrderDetail }) {
   );
 }
 
+/** A timeline entry's state in words: a status, a hold's kind, an operator's decision, or as stored. */
+function stateWords(v: View, kind: TimelineEntry['kind'], state: string): string {
+  const words: Record<string, string> =
+    kind === 'held' ? v.t.holds.kinds : kind === 'decided' ? v.t.holds.resolutions : v.t.statuses;
+  return words[state] ?? state;
+}
+
+/**
+ * A payout's holds (awaiting approval, held as stuck) with what the operator decided, and the
+ * decision forms for an open one (admins; they come back to this page).
+ */
+function Holds({ v, d }: { v: View; d: OrderDetail }) {
+  const t = v.t.order;
+  const open = d.holds.find((h) => h.resolvedAt === null && !isFinalStatus(d.order.status));
+  return (
+    <section class="card" id="holds">
+      <h2>{t.holds}</h2>
+      {d.holds.length === 0 ? (
+        <p class="note">{t.noHolds}</p>
+      ) : (
+        <table class="stack">
+          <thead>
+            <tr>
+              <th>{t.waitsSince}</th>
+              <th>{v.t.order.type}</th>
+              <th>{v.t.payouts.why}</th>
+              <th>{t.decision}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.holds.map((h) => (
+              <tr data-hold={h.kind} data-resolution={h.resolution ?? 'open'}>
+                <Td label={t.waitsSince}>
+                  <Time ms={h.since} />
+                </Td>
+                <Td label={v.t.order.type}>
+                  <Badge s={h.resolvedAt === null ? 'warn' : 'ok'} label={v.t.holds.kinds[h.kind]} />
+                </Td>
+                <Td label={v.t.payouts.why}>{h.reason}</Td>
+                <Td label={t.decision}>
+                  {h.resolvedAt === null ? (
+                    t.waitingDecision
+                  ) : (
+                    <>
+                      {stateWords(v, 'decided', h.resolution ?? '?')} <Time ms={h.resolvedAt} />
+                      {h.note ? <span class="sub">{h.note}</span> : null}
+                    </>
+                  )}
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {open ? (
+        <PayoutDecisions
+          v={v}
+          id={d.order.id}
+          orderId={d.order.orderId}
+          hold={open.kind}
+          back={`${v.base}/orders/${d.order.id}`}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+/** What the order moved on its merchant's ledger, oldest first. */
+function Ledger({ v, d }: { v: View; d: OrderDetail }) {
+  const t = v.t.order;
+  const l = v.t.ledger;
+  return (
+    <section class="card" id="ledger">
+      <h2>{t.ledger}</h2>
+      <p class="note">
+        {t.ledgerHelp}{' '}
+        <a href={`${v.base}/money/merchants/${d.order.merchantId}`}>{v.t.money.openLedger} →</a>
+      </p>
+      {d.ledger.length === 0 ? (
+        <p class="note">{t.noLedger}</p>
+      ) : (
+        <table class="stack">
+          <thead>
+            <tr>
+              <th>{l.time}</th>
+              <th>{l.kind}</th>
+              <th class="num">{l.available}</th>
+              <th class="num">{l.frozen}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.ledger.map((e) => (
+              <tr data-kind={e.kind}>
+                <Td label={l.time}>
+                  <Time ms={Date.parse(e.createdAt)} />
+                </Td>
+                <Td label={l.kind}>
+                  {(v.t.ledgerKinds as Record<string, string>)[e.kind] ?? e.kind}
+                  {e.reason ? <span class="sub">{e.reason}</span> : null}
+                </Td>
+                <Td label={l.available} num>
+                  {e.available} {e.symbol}
+                </Td>
+                <Td label={l.frozen} num>
+                  {e.frozen} {e.symbol}
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
 /**
  * GET /orders/:id → one order: summary (amounts, addresses, last transaction with its explorer
  * link, the checkout link), timeline, the transfers that paid it, the payout transactions signed
- * for it, and its webhooks with every attempt and a resend button (admins). An order that is not
- * final refreshes itself every 5 s with JavaScript on.
+ * for it, a payout's holds with the operator's decisions (and the forms for an open one), what it
+ * moved on the merchant's ledger, and its webhooks with every attempt and a resend button
+ * (admins). An order that is not final refreshes itself every 5 s with JavaScript on.
  */
 export function orderRoutes(ctx: AdminContext) {
   return new Hono<AdminEnv>().get('/orders/:id', async (c) => {
@@ -163,9 +280,7 @@ export function orderRoutes(ctx: AdminContext) {
                   <li data-kind={e.kind}>
                     <Time ms={e.at} />
                     <span>
-                      {fill(t.kinds[e.kind], {
-                        state: (v.t.statuses as Record<string, string>)[e.state] ?? e.state,
-                      })}
+                      {fill(t.kinds[e.kind], { state: stateWords(v, e.kind, e.state) })}
                       {e.detail ? <span class="sub">{e.detail}</span> : null}
                     </span>
                   </li>
@@ -227,7 +342,7 @@ export function orderRoutes(ctx: AdminContext) {
                     <thead>
                       <tr>
                         <th>{v.t.orders.tx}</th>
-                        <th class="num">{t.nonce}</th>
+                        <th>{t.slot}</th>
                         <th>{t.state}</th>
                         <th class="num">{t.block}</th>
                         <th>{t.signed}</th>
@@ -240,8 +355,8 @@ export function orderRoutes(ctx: AdminContext) {
                           <Td label={v.t.orders.tx}>
                             <Hash value={a.txHash} href={a.explorerUrl} />
                           </Td>
-                          <Td label={t.nonce} num>
-                            {a.nonce ?? v.t.dash}
+                          <Td label={t.slot}>
+                            {a.slot ?? (a.nonce === null ? v.t.dash : `nonce ${a.nonce}`)}
                           </Td>
                           <Td label={t.state}>
                             <Badge s={a.status} />
@@ -260,6 +375,8 @@ export function orderRoutes(ctx: AdminContext) {
                 )}
               </section>
             )}
+            {o.type === 'PAYOUT' ? <Holds v={v} d={d} /> : null}
+            <Ledger v={v} d={d} />
             <section class="card" id="webhooks">
               <h2>{t.webhooks}</h2>
               <Webhooks v={v} d={d} />

@@ -1,4 +1,5 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { AppError } from '../../domain/errors.ts';
 import {
   applyMovement,
   type Balance,
@@ -185,9 +186,27 @@ export function settleOrderMoney(db: Db, order: Order, now: number): void {
  */
 export async function adjustBalance(
   db: Db,
-  input: BalanceKey & { amountBase: bigint; reason: string; now: number },
+  input: BalanceKey & {
+    amountBase: bigint;
+    reason: string;
+    now: number;
+    /**
+     * When given, the merchant's newest adjustment must still be this one (null: none yet), or
+     * nothing is written (`state_conflict`): a form submitted twice adjusts once.
+     */
+    expectLastAdjustment?: string | null;
+  },
 ): Promise<MerchantBalance> {
   return writeTransaction(db, () => {
+    if (
+      input.expectLastAdjustment !== undefined &&
+      newestAdjustment(db, input.merchantId) !== input.expectLastAdjustment
+    ) {
+      throw new AppError(
+        'state_conflict',
+        `Another adjustment of ${input.merchantId} was recorded after this form was shown (sent twice, or by another operator); check the ledger before adjusting again.`,
+      );
+    }
     postEntry(
       db,
       {
@@ -212,6 +231,25 @@ export async function adjustBalance(
     if (!row) throw new Error('the balance row was not written');
     return toBalance(row);
   });
+}
+
+const selectNewestAdjustment = (db: Db) =>
+  prepared(db, 'ledger.newestAdjustment', () =>
+    db.$client.prepare<{ merchantId: string }, { id: string }>(
+      // adjustments are few: read them through the (order_ref, kind) index, not the merchant's entries
+      `SELECT id FROM ledger_entries INDEXED BY ledger_entries_order_kind
+       WHERE order_ref IS NULL AND kind = 'adjustment' AND merchant_id = @merchantId
+       ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+    ),
+  );
+
+function newestAdjustment(db: Db, merchantId: string): string | null {
+  return selectNewestAdjustment(db).get({ merchantId })?.id ?? null;
+}
+
+/** The id of a merchant's newest operator adjustment, or null when there is none. */
+export async function lastAdjustmentId(db: Db, merchantId: string): Promise<string | null> {
+  return newestAdjustment(db, merchantId);
 }
 
 /** Balances, optionally of one merchant, chain or symbol, ordered by merchant, chain and symbol. */
@@ -250,6 +288,48 @@ export async function listLedgerEntries(
     .limit(filter.limit ?? 10_000)
     .all()
     .map((r) => ({ ...toEntry(r.entry), orderId: r.orderId }));
+}
+
+/**
+ * One page of a merchant's ledger, newest first: at most `limit` entries written before the
+ * `before` entry (by time, then id), each with the merchant's orderId of the order that caused it.
+ * Read through the (merchant, time) index, so a page costs the same however long the ledger is.
+ */
+export async function pageLedgerEntries(
+  db: Db,
+  filter: { merchantId: string; before: { createdAt: number; id: string } | null; limit: number },
+): Promise<(LedgerEntry & { orderId: string | null })[]> {
+  const { before } = filter;
+  return db
+    .select({ entry: ledgerEntries, orderId: orders.orderId })
+    .from(ledgerEntries)
+    .leftJoin(orders, eq(orders.id, ledgerEntries.orderRef))
+    .where(
+      and(
+        eq(ledgerEntries.merchantId, filter.merchantId),
+        before === null
+          ? undefined
+          : or(
+              lt(ledgerEntries.createdAt, before.createdAt),
+              and(eq(ledgerEntries.createdAt, before.createdAt), lt(ledgerEntries.id, before.id)),
+            ),
+      ),
+    )
+    .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
+    .limit(filter.limit)
+    .all()
+    .map((r) => ({ ...toEntry(r.entry), orderId: r.orderId }));
+}
+
+/** The ledger entries one order caused (its credit, or its freeze and then debit or release), oldest first. */
+export async function ledgerEntriesOfOrder(db: Db, orderRef: string): Promise<LedgerEntry[]> {
+  return db
+    .select()
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.orderRef, orderRef))
+    .orderBy(asc(ledgerEntries.createdAt), asc(sql`${ledgerEntries}.rowid`))
+    .all()
+    .map(toEntry);
 }
 
 /**
