@@ -2,10 +2,12 @@ import type { Address } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EvmAdapter } from '../../src/chains/evm/adapter.ts';
 import { ChainHealth } from '../../src/chains/health.ts';
+import type { ChainAdapter } from '../../src/chains/port.ts';
 import { activeChain } from '../../src/config/load.ts';
 import { attemptsOfOrder } from '../../src/db/repositories/payouts.ts';
 import type { EvmDevnetChain } from '../../src/devnet/evm/devnet.ts';
 import { tokenBalance } from '../../src/devnet/evm/tokens.ts';
+import type { Chain } from '../../src/domain/chains.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { chainJobs } from '../../workers/jobs/chain-jobs.ts';
 import { startWorker, type Worker } from '../../workers/main.ts';
@@ -243,7 +245,7 @@ describe('EVM collections behind a node that lags behind', () => {
     await w.scan('ETH');
     await w.mine('ETH', 2); // the payment is final now (3 confirmations)
     // the head comes from a current backend; blocks and transactions from one still below the payment
-    const lag = lagEvm(proxy('ETH'), paidIn - 1, { only: /^eth_getBlockByNumber$|^eth_getTransaction/ });
+    const lag = lagEvm(proxy('ETH'), paidIn - 1, { only: ['blocks', 'transactions'] });
     await w.scan('ETH').catch(() => undefined);
     expect(lag.fired).toBeGreaterThan(0);
     expect(eventsOf(w.h, m, orderId)).toEqual(['ORDER_PENDING_CONFIRMATION']);
@@ -253,6 +255,59 @@ describe('EVM collections behind a node that lags behind', () => {
     expect(orderOf(w.h, m, orderId)).toMatchObject({ status: 'SUCCESS', actualAmountBase: 6_000_000n });
     expect(eventsOf(w.h, m, orderId)).toEqual(['ORDER_PENDING_CONFIRMATION', 'ORDER_SUCCESS']);
     expect(transfersOf(w.h, 'ETH', txid)).toMatchObject([{ status: 'final' }]);
+  });
+});
+
+describe('an EVM endpoint that serves another chain', () => {
+  /** ETH reached through endpoint a of its proxy, then `second`: what the operator configured. */
+  function ethWith(second: string) {
+    const settings = { ...activeChain(w.h.rt.config, 'ETH'), rpc: [proxy('ETH').endpoint('a'), second] };
+    return new EvmAdapter(settings, w.h.rt.logger.child({ chain: 'ETH' }), { timeoutMs: RPC_TIMEOUT_MS });
+  }
+
+  it('disables ETH with a clear log line when its second URL serves BSC, at start or when it fails over to it, and credits nothing from BSC as ETH', async () => {
+    const bscNode = await startFaultProxy(w.devnet.get('BSC').url, { down: true });
+    const health = new ChainHealth();
+    const adapters = new Map<Chain, ChainAdapter>([
+      ['ETH', ethWith(bscNode.url)],
+      ['BSC', w.h.rt.adapters.get('BSC') as ChainAdapter],
+    ]);
+    const logged = logs.length;
+    const worker = await startWorker(w.h.rt, [chainJobs(adapters, health)]);
+    try {
+      // the second URL is down at start: ETH runs on the first
+      const early = await collect(w.h, m, { chain: 'ETH', symbol: 'USDC', amount: '1', orderId: `f-${++n}` });
+      await w.pay('ETH', 'USDC', early.address, 1_000_000n);
+      await untilStatus('ETH', early.orderId, 'SUCCESS');
+      // a collection in ETH; the customer pays the same amount of BNB to the same address on BSC
+      const native = await collect(w.h, m, {
+        chain: 'ETH',
+        symbol: 'ETH',
+        amount: '0.25',
+        orderId: `f-${++n}`,
+      });
+      await w.pay('BSC', 'native', native.address, 250_000_000_000_000_000n);
+      await bscNode.up();
+      proxy('ETH').add({ endpoint: 'a', fault: { kind: 'status', status: 503 } }); // ETH fails over to BSC's node
+      await expect.poll(() => health.get('ETH').state, { timeout: 10_000 }).toBe('disabled');
+      const line = logs.slice(logged).find((l) => l.msg === 'chain disabled');
+      expect(line).toMatchObject({ level: 50, chain: 'ETH' });
+      expect(line?.reason).toMatch(
+        /^ETH: the RPC http:\/\/127\.0\.0\.1:\d+\/ serves chain id 56, but 1 is configured; the chain is disabled$/,
+      );
+      // BSC goes on; nothing BSC shows is taken for ETH
+      const onBsc = await collect(w.h, m, { chain: 'BSC', symbol: 'USDT', amount: '1', orderId: `f-${++n}` });
+      await w.pay('BSC', 'USDT', onBsc.address, 1_000_000_000_000_000_000n);
+      await untilStatus('BSC', onBsc.orderId, 'SUCCESS');
+      expect(status(native.orderId)).toBe('INIT');
+      expect(eventsOf(w.h, m, native.orderId)).toEqual([]);
+    } finally {
+      await worker.stop();
+      await bscNode.close();
+    }
+    // configured like that from the start, the chain is refused at once
+    const again = ethWith(w.devnet.get('BSC').url);
+    await expect(again.connect()).rejects.toThrow(/serves chain id 56, but 1 is configured/);
   });
 });
 

@@ -4,21 +4,28 @@ import type { FaultProxy, FaultRule, RuleHandle } from './fault-proxy.ts';
  * What a node stuck at an old height answers, as rules on a fault proxy in front of a current one:
  * its head is that height, it has no block above it, and it does not know the transactions mined
  * since. A load balancer whose backends are not in step answers like this for some requests and
- * not others: `only` limits the lag to those methods (e.g. block and transaction reads while the
- * head comes from a current backend).
+ * not others: `only` limits the lag to some parts (e.g. blocks and transactions while the head
+ * comes from a current backend).
  */
 export interface LagOptions {
   /** Only this endpoint of the proxy lags (default: every endpoint). */
   endpoint?: string;
-  /** Only requests whose method matches lag (default: all the node's reads). */
-  only?: RegExp;
+  /** Only these reads lag (default: all of them). */
+  only?: LagPart[];
 }
 
-/** The rules of one lag, removed together. */
-function combine(proxy: FaultProxy, rules: FaultRule[], options: LagOptions): RuleHandle {
+/** The reads a lag changes: the head (and final) block, blocks by height, logs, transaction lookups. */
+export type LagPart = 'head' | 'blocks' | 'logs' | 'transactions';
+
+/** The rules of one lag, each named by the part it plays, added and removed together. */
+function combine(
+  proxy: FaultProxy,
+  rules: (FaultRule & { part: LagPart })[],
+  options: LagOptions,
+): RuleHandle {
   const handles = rules
-    .filter((r) => !options.only || (typeof r.method === 'string' && options.only.test(r.method)))
-    .map((r) =>
+    .filter((r) => !options.only || options.only.includes(r.part))
+    .map(({ part: _part, ...r }) =>
       proxy.add({ ...r, ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }) }),
     );
   return {
@@ -47,13 +54,19 @@ export function lagEvm(proxy: FaultProxy, height: number, options: LagOptions = 
   return combine(
     proxy,
     [
-      { method: 'eth_blockNumber', fault: { kind: 'result', result: `0x${height.toString(16)}` } },
       {
+        part: 'head',
+        method: 'eth_blockNumber',
+        fault: { kind: 'result', result: `0x${height.toString(16)}` },
+      },
+      {
+        part: 'blocks',
         method: 'eth_getBlockByNumber',
         match: (c) => (hexHeight((c.params as unknown[])?.[0]) ?? -1) > height,
         fault: { kind: 'result', result: null },
       },
       {
+        part: 'logs',
         method: 'eth_getLogs',
         match: (c) => {
           const to = (c.params as { toBlock?: unknown }[])?.[0]?.toBlock;
@@ -66,10 +79,12 @@ export function lagEvm(proxy: FaultProxy, height: number, options: LagOptions = 
         },
       },
       {
+        part: 'transactions',
         method: 'eth_getTransactionReceipt',
         fault: { kind: 'result', result: (r: unknown) => (minedAbove(r) ? null : r) },
       },
       {
+        part: 'transactions',
         method: 'eth_getTransactionByHash',
         fault: { kind: 'result', result: (t: unknown) => (minedAbove(t) ? null : t) },
       },
@@ -106,17 +121,38 @@ export function lagTron(
   return combine(
     proxy,
     [
-      { method: '/wallet/getblock', match: latest, fault: { kind: 'rewrite', body: () => stuck.head } },
-      { method: '/wallet/getnowblock', fault: { kind: 'rewrite', body: () => stuck.head } },
       {
+        part: 'head',
+        method: '/wallet/getblock',
+        match: latest,
+        fault: { kind: 'rewrite', body: () => stuck.head },
+      },
+      { part: 'head', method: '/wallet/getnowblock', fault: { kind: 'rewrite', body: () => stuck.head } },
+      {
+        part: 'head',
         method: '/walletsolidity/getblock',
         match: latest,
         fault: { kind: 'rewrite', body: () => stuck.solid },
       },
-      { method: '/walletsolidity/getnowblock', fault: { kind: 'rewrite', body: () => stuck.solid } },
-      { method: '/wallet/getblock', match: above, fault: { kind: 'rewrite', body: () => ({}) } },
-      { method: '/wallet/getblockbynum', match: above, fault: { kind: 'rewrite', body: () => ({}) } },
       {
+        part: 'head',
+        method: '/walletsolidity/getnowblock',
+        fault: { kind: 'rewrite', body: () => stuck.solid },
+      },
+      {
+        part: 'blocks',
+        method: '/wallet/getblock',
+        match: above,
+        fault: { kind: 'rewrite', body: () => ({}) },
+      },
+      {
+        part: 'blocks',
+        method: '/wallet/getblockbynum',
+        match: above,
+        fault: { kind: 'rewrite', body: () => ({}) },
+      },
+      {
+        part: 'blocks',
         method: '/wallet/getblockbylimitnext',
         fault: {
           kind: 'rewrite',
@@ -129,6 +165,7 @@ export function lagTron(
         },
       },
       {
+        part: 'logs',
         method: '/wallet/gettransactioninfobyblocknum',
         match: above,
         fault: { kind: 'rewrite', body: () => [] },
@@ -137,9 +174,12 @@ export function lagTron(
         '/wallet/gettransactioninfobyid',
         '/walletsolidity/gettransactioninfobyid',
         '/wallet/gettransactionbyid',
-      ].map(
-        (method): FaultRule => ({ method, match: unknownTx, fault: { kind: 'rewrite', body: () => ({}) } }),
-      ),
+      ].map((method) => ({
+        part: 'transactions' as const,
+        method,
+        match: unknownTx,
+        fault: { kind: 'rewrite' as const, body: () => ({}) },
+      })),
     ],
     options,
   );
@@ -164,6 +204,7 @@ export function lagSui(
     proxy,
     [
       {
+        part: 'head',
         method: 'GetServiceInfo',
         fault: {
           kind: 'rewrite',
@@ -171,11 +212,13 @@ export function lagSui(
         },
       },
       {
+        part: 'blocks',
         method: 'GetCheckpoint',
         match: (c) => (sequence(c) ?? -1n) > BigInt(stuck.height),
         fault: notFound('checkpoint not found'),
       },
       {
+        part: 'transactions',
         method: 'GetTransaction',
         match: (c) => hidden.has(String((c.params as { digest?: string } | undefined)?.digest)),
         fault: notFound('transaction not found'),
