@@ -10,7 +10,7 @@ import { tokenBalance } from '../../src/devnet/evm/tokens.ts';
 import type { Chain } from '../../src/domain/chains.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { chainJobs } from '../../workers/jobs/chain-jobs.ts';
-import { startWorker, type Worker } from '../../workers/main.ts';
+import { startWorker } from '../../workers/main.ts';
 import { type EvmWorld, evmWorld } from '../helpers/evm-chain.ts';
 import { type Fault, type FaultProxy, type FaultRule, startFaultProxy } from '../helpers/fault-proxy.ts';
 import {
@@ -23,6 +23,7 @@ import {
   orderOf,
   payout,
   transfersOf,
+  withChainJobs,
 } from '../helpers/fault-suite.ts';
 import { lagEvm } from '../helpers/lagging-node.ts';
 
@@ -76,17 +77,6 @@ afterAll(async () => {
 const proxy = (chain: EvmDevnetChain) => proxies.get(chain) as FaultProxy;
 const head = async (chain: EvmDevnetChain) => Number(await w.devnet.get(chain).client.getBlockNumber());
 const status = (orderId: string) => orderOf(w.h, m, orderId).status;
-
-/** The worker's chain jobs (scan and payouts of ETH and BSC), as `kassa worker` runs them. */
-async function withWorker<T>(run: (health: ChainHealth) => Promise<T>): Promise<T> {
-  const health = new ChainHealth();
-  const worker: Worker = await startWorker(w.h.rt, [chainJobs(w.h.rt.adapters, health)]);
-  try {
-    return await run(health);
-  } finally {
-    await worker.stop();
-  }
-}
 
 /** Mines a block on `chain` every poll until the order reaches `wanted` (what time does on a live chain). */
 async function untilStatus(chain: EvmDevnetChain, orderId: string, wanted: string, timeout = 20_000) {
@@ -144,7 +134,7 @@ describe('EVM collections behind a faulty RPC', () => {
     const from = (await head('ETH')) + 1;
     const rules = faults.map((f) => proxy('ETH').add(onReadsFrom(from, f.fault, f.times, f.endpoint)));
     const paid: { orderId: string; symbol: 'USDT' | 'USDC'; txids: string[] }[] = [];
-    await withWorker(async () => {
+    await withChainJobs(w.h, async () => {
       for (let i = 0; i < 6; i++) {
         const symbol = i % 2 === 0 ? 'USDT' : 'USDC';
         const order = await collect(w.h, m, { chain: 'ETH', symbol, amount: '3.5', orderId: `f-${++n}` });
@@ -171,7 +161,7 @@ describe('EVM collections behind a faulty RPC', () => {
   });
 
   it('keeps crediting BSC while the ETH node hangs or is down, and ETH catches up once it is back', async () => {
-    await withWorker(async (health) => {
+    await withChainJobs(w.h, async (health) => {
       const onEth = await collect(w.h, m, { chain: 'ETH', symbol: 'USDC', amount: '4', orderId: `f-${++n}` });
       proxy('ETH').add({ fault: { kind: 'hang' } });
       await w.pay('ETH', 'USDC', onEth.address, 4_000_000n);
@@ -334,7 +324,7 @@ describe('EVM payouts behind a faulty RPC', () => {
     ];
     const handles = rules.map((r) => proxy('ETH').add(r));
     const sent: { orderId: string; to: Address; amount: bigint }[] = [];
-    await withWorker(async () => {
+    await withChainJobs(w.h, async () => {
       for (let i = 0; i < 9; i++) {
         const to = receiver(i);
         const orderId = await payout(w.h, m, {

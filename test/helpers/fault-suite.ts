@@ -1,11 +1,16 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { expect } from 'vitest';
+import { ChainHealth } from '../../src/chains/health.ts';
+import type { ChainAdapter } from '../../src/chains/port.ts';
 import { transfersOfChain } from '../../src/db/repositories/chain-scan.ts';
 import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
 import { webhookEvents } from '../../src/db/schema/webhook-events.ts';
+import type { Chain } from '../../src/domain/chains.ts';
 import type { Order } from '../../src/domain/order.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
+import { chainJobs } from '../../workers/jobs/chain-jobs.ts';
+import { startWorker } from '../../workers/main.ts';
 import { body, type Harness } from './harness.ts';
 
 /**
@@ -108,4 +113,22 @@ export function expectOneSuccess(events: string[], label?: string): void {
     events.filter((e) => /REVERTED|FAILED|EXPIRED/.test(e)),
     label,
   ).toEqual([]);
+}
+
+/**
+ * Runs the worker's chain jobs (scan and payouts of every chain in `adapters`), as `kassa worker`
+ * does, for the time of `run`, which gets the chains' health as the jobs report it.
+ */
+export async function withChainJobs<T>(
+  h: Harness,
+  run: (health: ChainHealth) => Promise<T>,
+  adapters: ReadonlyMap<Chain, ChainAdapter> = h.rt.adapters,
+): Promise<T> {
+  const health = new ChainHealth();
+  const worker = await startWorker(h.rt, [chainJobs(adapters, health)]);
+  try {
+    return await run(health);
+  } finally {
+    await worker.stop();
+  }
 }

@@ -3,21 +3,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EvmAdapter } from '../../src/chains/evm/adapter.ts';
-import { ChainHealth } from '../../src/chains/health.ts';
-import type { ChainAdapter } from '../../src/chains/port.ts';
 import { SuiAdapter } from '../../src/chains/sui/adapter.ts';
 import { TronAdapter } from '../../src/chains/tron/adapter.ts';
 import { activeChain } from '../../src/config/load.ts';
 import { attemptsOfOrder } from '../../src/db/repositories/payouts.ts';
 import { customerAddress, payAsCustomer } from '../../src/devnet/pay-as-customer.ts';
 import { SANDBOX_CUSTOMER, type SandboxChains, startSandboxChains } from '../../src/devnet/sandbox.ts';
-import type { Chain } from '../../src/domain/chains.ts';
 import { createKeyRing } from '../../src/keys/key-ring.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
-import { chainJobs } from '../../workers/jobs/chain-jobs.ts';
-import { startWorker, type Worker } from '../../workers/main.ts';
 import { type Fault, type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
-import { collect, eventsOf, expectOneSuccess, orderOf, payout } from '../helpers/fault-suite.ts';
+import {
+  collect,
+  eventsOf,
+  expectOneSuccess,
+  orderOf,
+  payout,
+  withChainJobs,
+} from '../helpers/fault-suite.ts';
 import { type Harness, makeHarness, TEST_MNEMONIC } from '../helpers/harness.ts';
 
 /**
@@ -115,17 +117,6 @@ function adaptersWith(faulty: Family): void {
   }
 }
 
-async function withWorker<T>(run: (health: ChainHealth) => Promise<T>): Promise<T> {
-  const health = new ChainHealth();
-  const adapters = h.rt.adapters as ReadonlyMap<Chain, ChainAdapter>;
-  const worker: Worker = await startWorker(h.rt, [chainJobs(adapters, health)]);
-  try {
-    return await run(health);
-  } finally {
-    await worker.stop();
-  }
-}
-
 /** Every request to the faulty node fails this way, one after the other. */
 const FAULTS: { name: string; apply: (p: FaultProxy) => Promise<void> | void }[] = [
   { name: 'hangs', apply: (p) => void p.add({ fault: { kind: 'hold' } }) },
@@ -138,7 +129,7 @@ describe('one chain family’s node is faulty; the others are not', () => {
     const others = FAMILIES.filter((c) => c !== faulty);
     it(`keeps crediting and paying out on ${others.join(' and ')} while the ${faulty} node hangs, answers 503 or is down; ${faulty} catches up once its node is back`, async () => {
       adaptersWith(faulty);
-      await withWorker(async (health) => {
+      await withChainJobs(h, async (health) => {
         // the faulty family's chain is up and running when its node breaks
         await untilStatus(await paidCollection(faulty, '1.25'), 'SUCCESS');
         const stuck = { collection: '', payout: '' };

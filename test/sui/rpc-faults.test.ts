@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ChainHealth } from '../../src/chains/health.ts';
 import { SuiAdapter } from '../../src/chains/sui/adapter.ts';
 import { activeChain } from '../../src/config/load.ts';
 import { attemptsOfOrder } from '../../src/db/repositories/payouts.ts';
@@ -7,8 +6,6 @@ import { type FakeSuiNode, startFakeSuiNode } from '../../src/devnet/sui/index.t
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { listTokens } from '../../src/services/resolve-token.ts';
 import { scanChain } from '../../src/services/scan-chain.ts';
-import { chainJobs } from '../../workers/jobs/chain-jobs.ts';
-import { startWorker } from '../../workers/main.ts';
 import { type Fault, type FaultProxy, type FaultRule, startFaultProxy } from '../helpers/fault-proxy.ts';
 import {
   available,
@@ -20,6 +17,7 @@ import {
   orderOf,
   payout,
   transfersOf,
+  withChainJobs,
 } from '../helpers/fault-suite.ts';
 import { lagSui } from '../helpers/lagging-node.ts';
 import { SUI, type SuiWorld, suiWorld, USDC } from '../helpers/sui-chain.ts';
@@ -79,20 +77,6 @@ async function scan(a: SuiAdapter = adapter) {
   return scanChain(w.h.rt, a, tokens, new AbortController().signal);
 }
 
-/** Runs the worker's chain jobs (scan and payouts) on `adapters`, as `kassa worker` does, for the time of `run`. */
-async function withWorker<T>(
-  run: (health: ChainHealth) => Promise<T>,
-  adapters = w.h.rt.adapters,
-): Promise<T> {
-  const health = new ChainHealth();
-  const worker = await startWorker(w.h.rt, [chainJobs(adapters, health)]);
-  try {
-    return await run(health);
-  } finally {
-    await worker.stop();
-  }
-}
-
 /** Seals a checkpoint every poll until the order reaches `wanted` (what time does on a live chain). */
 async function untilStatus(orderId: string, wanted: string, timeout = 20_000) {
   await expect
@@ -140,7 +124,7 @@ describe('Sui collections behind a faulty RPC', () => {
       proxy.add(onReadsFrom(w.node.height() + 1n, f.fault, f.times, f.endpoint)),
     );
     const paid: { orderId: string; digests: string[] }[] = [];
-    await withWorker(async () => {
+    await withChainJobs(w.h, async () => {
       for (let i = 0; i < 6; i++) {
         const order = await collect(w.h, m, {
           chain: 'SUI',
@@ -231,26 +215,40 @@ describe('a Sui endpoint that serves another chain', () => {
     const otherNode = await startFaultProxy(other.url, { down: true });
     const logged = logs.length;
     const adapters = new Map([['SUI' as const, adapterWith([proxy.endpoint('a'), otherNode.url])]]);
-    await withWorker(async (health) => {
-      const early = await collect(w.h, m, { chain: 'SUI', symbol: 'USDC', amount: '1', orderId: `f-${++n}` });
-      await w.pay('USDC', early.address, 1_000_000n);
-      await untilStatus(early.orderId, 'SUCCESS');
-      // the customer pays this order in SUI on the other chain
-      const order = await collect(w.h, m, { chain: 'SUI', symbol: 'SUI', amount: '2', orderId: `f-${++n}` });
-      await other.fundSui(order.address, 2n * SUI);
-      other.checkpoint();
-      await otherNode.up();
-      proxy.add({ endpoint: 'a', fault: { kind: 'status', status: 503 } }); // the fail-over reaches the other node
-      await expect.poll(() => health.get('SUI').state, { timeout: 10_000 }).toBe('disabled');
-      const line = logs.slice(logged).find((l) => l.msg === 'chain disabled');
-      expect(line).toMatchObject({ level: 50, chain: 'SUI' });
-      expect(line?.reason).toBe(
-        `SUI: the RPC ${otherNode.url}/ serves chain id ${other.chainId} (localnet), but the RPC URLs before it serve ${w.node.chainId}; the chain is disabled`,
-      );
-      w.seal();
-      expect(status(order.orderId)).toBe('INIT');
-      expect(eventsOf(w.h, m, order.orderId)).toEqual([]);
-    }, adapters);
+    await withChainJobs(
+      w.h,
+      async (health) => {
+        const early = await collect(w.h, m, {
+          chain: 'SUI',
+          symbol: 'USDC',
+          amount: '1',
+          orderId: `f-${++n}`,
+        });
+        await w.pay('USDC', early.address, 1_000_000n);
+        await untilStatus(early.orderId, 'SUCCESS');
+        // the customer pays this order in SUI on the other chain
+        const order = await collect(w.h, m, {
+          chain: 'SUI',
+          symbol: 'SUI',
+          amount: '2',
+          orderId: `f-${++n}`,
+        });
+        await other.fundSui(order.address, 2n * SUI);
+        other.checkpoint();
+        await otherNode.up();
+        proxy.add({ endpoint: 'a', fault: { kind: 'status', status: 503 } }); // the fail-over reaches the other node
+        await expect.poll(() => health.get('SUI').state, { timeout: 10_000 }).toBe('disabled');
+        const line = logs.slice(logged).find((l) => l.msg === 'chain disabled');
+        expect(line).toMatchObject({ level: 50, chain: 'SUI' });
+        expect(line?.reason).toBe(
+          `SUI: the RPC ${otherNode.url}/ serves chain id ${other.chainId} (localnet), but the RPC URLs before it serve ${w.node.chainId}; the chain is disabled`,
+        );
+        w.seal();
+        expect(status(order.orderId)).toBe('INIT');
+        expect(eventsOf(w.h, m, order.orderId)).toEqual([]);
+      },
+      adapters,
+    );
     await otherNode.close();
   });
 });
@@ -274,7 +272,7 @@ describe('Sui payouts behind a faulty RPC', () => {
     ];
     const handles = rules.map((r) => proxy.add(r));
     const sent: { orderId: string; to: string; amount: bigint }[] = [];
-    await withWorker(async () => {
+    await withChainJobs(w.h, async () => {
       for (let i = 0; i < 9; i++) {
         const to = receiver(i);
         const orderId = await payout(w.h, m, {

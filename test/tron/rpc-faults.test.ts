@@ -19,6 +19,7 @@ import {
   orderOf,
   payout,
   transfersOf,
+  withChainJobs,
 } from '../helpers/fault-suite.ts';
 import { lagTron } from '../helpers/lagging-node.ts';
 import {
@@ -73,17 +74,6 @@ afterAll(async () => {
 });
 
 const status = (orderId: string) => orderOf(w.h, m, orderId).status;
-
-/** Runs the worker's chain jobs (scan and payouts), as `kassa worker` does, for the time of `run`. */
-async function withWorker<T>(run: (health: ChainHealth) => Promise<T>): Promise<T> {
-  const health = new ChainHealth();
-  const worker = await startWorker(w.h.rt, [chainJobs(w.h.rt.adapters, health)]);
-  try {
-    return await run(health);
-  } finally {
-    await worker.stop();
-  }
-}
 
 /** Mines a block every poll until the order reaches `wanted` (what time does on a live chain). */
 async function untilStatus(orderId: string, wanted: string, timeout = 20_000) {
@@ -143,7 +133,7 @@ describe('TRON collections behind a faulty RPC', () => {
     ];
     const rules = faults.map((f) => proxy.add(onReadsFrom(w.node.head() + 1, f.fault, f.times, f.endpoint)));
     const paid: { orderId: string; txids: string[] }[] = [];
-    await withWorker(async () => {
+    await withChainJobs(w.h, async () => {
       for (let i = 0; i < 6; i++) {
         const order = await collect(w.h, m, {
           chain: 'TRON',
@@ -332,7 +322,7 @@ describe('TRON payouts behind a faulty RPC', () => {
     ];
     const handles = rules.map((r) => proxy.add(r));
     const sent: { orderId: string; to: string; amount: bigint }[] = [];
-    await withWorker(async () => {
+    await withChainJobs(w.h, async () => {
       for (let i = 0; i < 9; i++) {
         const to = receiver(i);
         const orderId = await payout(w.h, m, {
