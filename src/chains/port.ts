@@ -122,6 +122,16 @@ export class ChainMismatchError extends Error {
   }
 }
 
+/** The ChainMismatchError behind an error (an SDK may wrap it in its own), or null. */
+export function chainMismatchIn(error: unknown): ChainMismatchError | null {
+  let e: unknown = error;
+  for (let depth = 0; e && depth < 8; depth++) {
+    if (e instanceof ChainMismatchError) return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
 export interface ChainAdapter {
   readonly chain: Chain;
   readonly family: Family;

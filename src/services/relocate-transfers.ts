@@ -3,17 +3,28 @@ import type { StoredTransfer } from '../db/repositories/chain-scan.ts';
 import { mapLimit } from '../lib/map-limit.ts';
 import type { TokenRef } from './payout-funding.ts';
 
-/** Stored transfers whose block is no longer the canonical one at their height (or is gone). */
+/**
+ * Sorts stored transfers by what the node shows at their height: `vanished` when it shows another
+ * block there, or has no block there and its head (`head`) is below that height (the chain got
+ * shorter); `unseen` when it has no block at a height at or below its head: a backend that lags
+ * behind a load balancer, which proves nothing (the caller neither promotes nor orphans those, and
+ * asks again next pass). The others are still in their block.
+ */
 export async function vanishedTransfers(
   adapter: ChainAdapter,
   transfers: StoredTransfer[],
-): Promise<StoredTransfer[]> {
+  head: number,
+): Promise<{ vanished: StoredTransfer[]; unseen: StoredTransfer[] }> {
   const heights = [...new Set(transfers.map((t) => t.blockNum))];
   const blocks = new Map<number, string | null>();
   await mapLimit(heights, 8, async (h) => {
     blocks.set(h, (await adapter.block(h))?.hash ?? null);
   });
-  return transfers.filter((t) => blocks.get(t.blockNum) !== t.blockHash);
+  const unseen = transfers.filter((t) => blocks.get(t.blockNum) === null && t.blockNum <= head);
+  const vanished = transfers.filter(
+    (t) => blocks.get(t.blockNum) !== t.blockHash && !(blocks.get(t.blockNum) === null && t.blockNum <= head),
+  );
+  return { vanished, unseen };
 }
 
 /**

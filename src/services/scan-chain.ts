@@ -249,8 +249,11 @@ async function settle(
   cursor: Cursor,
 ): Promise<number> {
   const chain = adapter.chain;
-  const due = pendingTransfers(deps.db, chain).filter((t) => t.blockNum <= heads.final);
-  const vanished = await vanishedTransfers(adapter, due);
+  const pending = pendingTransfers(deps.db, chain).filter((t) => t.blockNum <= heads.final);
+  const { vanished, unseen } = await vanishedTransfers(adapter, pending, heads.head);
+  // a block the node does not show yet is neither final nor gone: it is looked at again next pass
+  const waiting = new Set(unseen.map((t) => t.id));
+  const due = pending.filter((t) => !waiting.has(t.id));
   const gone = new Set(vanished.map((t) => t.id));
   const relocated = vanished.length > 0 ? await relocateTransfers(adapter, tokens, vanished) : [];
   const plan = planTransferWrites(deps, chain, tokens, heads, {

@@ -34,6 +34,11 @@ export interface ReorgFound {
  * is recorded in its new block, the others are orphaned and their orders recomputed (rolled back,
  * with ORDER_REVERTED, when nothing is left). All of it is one write with the new checkpoint; the
  * reorganisation is logged at warn and counted. Returns the checkpoint to scan from.
+ *
+ * A node that shows no block at the checkpoint (its head is below it, or it has none there: a
+ * backend behind a load balancer that lags) proves no reorganisation by that alone: the checkpoint
+ * is kept and the pass waits for the node, unless the node shows another block than the one
+ * recorded at the highest height Kassa recorded up to its head.
  */
 export async function verifyCheckpoint(
   deps: Pick<Deps, 'db' | 'clock' | 'logger'>,
@@ -47,8 +52,34 @@ export async function verifyCheckpoint(
     if (!cursor.heightHash) return { cursor, reorg: null };
     const block = await adapter.block(cursor.height);
     if (block && block.hash === cursor.heightHash) return { cursor, reorg: null };
+    if (block) return rewind(deps, adapter, tokens, heads, cursor);
   }
-  return rewind(deps, adapter, tokens, heads, cursor);
+  if (await showsReplacedBlock(deps, adapter, heads, cursor))
+    return rewind(deps, adapter, tokens, heads, cursor);
+  deps.logger.info(
+    { chain: adapter.chain, checkpoint: cursor.height, head: heads.head },
+    'the RPC shows no block at the checkpoint yet (it lags behind); waiting for it',
+  );
+  return { cursor, reorg: null };
+}
+
+/**
+ * Whether a node that shows no block at the checkpoint shows another block than Kassa recorded at
+ * the highest recorded height it has (at or below its head): the only evidence that the chain was
+ * reorganised rather than the node lagging behind.
+ */
+async function showsReplacedBlock(
+  deps: Pick<Deps, 'db'>,
+  adapter: ChainAdapter,
+  heads: ChainHeads,
+  cursor: Cursor,
+): Promise<boolean> {
+  const probe = unfinalBlocks(deps.db, adapter.chain)
+    .filter((b) => b.height <= heads.head && b.height <= cursor.height)
+    .at(-1);
+  if (!probe) return false;
+  const block = await adapter.block(probe.height);
+  return block !== null && block.hash !== probe.hash;
 }
 
 /** The highest recorded block still on the chain (matches form a prefix: a block vouches for its ancestors). */
@@ -102,7 +133,7 @@ async function rewind(
     );
   }
 
-  const vanished = await vanishedTransfers(adapter, pendingTransfers(deps.db, chain));
+  const { vanished } = await vanishedTransfers(adapter, pendingTransfers(deps.db, chain), heads.head);
   const relocated = vanished.length > 0 ? await relocateTransfers(adapter, tokens, vanished) : [];
   const plan = planTransferWrites(deps, chain, tokens, heads, {
     observed: relocated,

@@ -1,5 +1,8 @@
 import { createServer, type Server } from 'node:http';
+import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { NodeGrpcWebTransport, type RpcTransport } from '../../src/chains/sui/transport.ts';
+import { startFakeSuiNode } from '../../src/devnet/sui/index.ts';
 import { type FaultProxy, startFaultProxy } from './fault-proxy.ts';
 
 /** A tiny upstream: answers JSON-RPC with `{method, params}` as the result and counts what reached it. */
@@ -153,6 +156,65 @@ describe('the fault proxy', () => {
       expect((await rpc(cold.url, 'eth_chainId')).status).toBe(200);
     } finally {
       await cold.close();
+    }
+  });
+});
+
+describe('the fault proxy in front of a gRPC-Web node (the fake Sui node)', () => {
+  it('passes answers and gRPC errors through, decodes requests, answers statuses and rewrites messages', async () => {
+    const node = await startFakeSuiNode({ manualCheckpoints: true });
+    const sui = await startFaultProxy(node.url);
+    try {
+      // Kassa's binary transport and the SDK's default (base64 text) alike
+      const clients = [
+        new SuiGrpcClient({
+          network: 'localnet',
+          transport: new NodeGrpcWebTransport(sui.url) as unknown as RpcTransport,
+        }),
+        new SuiGrpcClient({ network: 'localnet', baseUrl: sui.endpoint('sdk') }),
+      ];
+      node.checkpoint();
+      for (const client of clients) {
+        const info = await client.ledgerService.getServiceInfo({}).response;
+        expect(info.chainId).toBe(node.chainId);
+        // a NOT_FOUND travels in the answer's headers (trailers-only): it must survive the proxy
+        await expect(
+          client.ledgerService.getTransaction({ digest: '4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi' })
+            .response,
+        ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      }
+      expect(sui.calls.at(-1)).toMatchObject({
+        endpoint: 'sdk',
+        method: '/sui.rpc.v2.LedgerService/GetTransaction',
+        params: { digest: '4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi' },
+      });
+
+      const [kassa] = clients as [SuiGrpcClient];
+      const missing = sui.add({
+        method: 'GetCheckpoint',
+        match: (c) =>
+          (c.params as { checkpointId?: { sequenceNumber?: bigint } }).checkpointId?.sequenceNumber === 1n,
+        fault: { kind: 'grpc-status', code: 5, message: 'Checkpoint 1 not found' },
+      });
+      const at = (n: bigint) =>
+        kassa.ledgerService.getCheckpoint({
+          checkpointId: { oneofKind: 'sequenceNumber', sequenceNumber: n },
+        }).response;
+      await expect(at(1n)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Checkpoint 1 not found' });
+      expect((await at(0n)).checkpoint?.sequenceNumber).toBe(0n);
+      expect(missing.fired).toBe(1);
+
+      sui.add({
+        method: 'GetServiceInfo',
+        fault: { kind: 'rewrite', body: (m) => ({ ...(m as object), chainId: 'another-network' }) },
+      });
+      for (const client of clients) {
+        const info = await client.ledgerService.getServiceInfo({}).response;
+        expect(info).toMatchObject({ chainId: 'another-network', checkpointHeight: node.height() });
+      }
+    } finally {
+      await sui.close();
+      await node.close();
     }
   });
 });

@@ -1,11 +1,24 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import {
+  dataFrame,
+  encodeFrames,
+  encodeGrpcMessage,
+  formatOf,
+  type GrpcWebFormat,
+  parseFrames,
+  readRequestMessage,
+} from '../../src/devnet/sui/grpc-web.ts';
+import { METHODS } from '../../src/devnet/sui/proto.ts';
 
 /**
  * A fault-injecting HTTP proxy in front of one upstream node (anvil's JSON-RPC, the fake TRON
- * node's REST API, or anything spoken over POST). It is JSON-RPC aware: a request's "method" is the
- * JSON-RPC method when the body is a JSON-RPC call, otherwise the path (`/wallet/getblock`), so a
- * rule can target `eth_getTransactionReceipt` or `broadcasttransaction` alike.
+ * node's REST API, the fake Sui node's gRPC-Web, or anything spoken over POST). It is JSON-RPC
+ * aware: a request's "method" is the JSON-RPC method when the body is a JSON-RPC call, otherwise the
+ * path (`/wallet/getblock`, `/sui.rpc.v2.LedgerService/GetCheckpoint`), so a rule can target
+ * `eth_getTransactionReceipt`, `broadcasttransaction` or `GetCheckpoint` alike. It is gRPC-Web aware
+ * too: the `sui.rpc.v2` request is decoded into `params`, answers keep their gRPC headers, and a
+ * rewrite gets and returns the decoded response message.
  *
  * Several named endpoints share one proxy (`endpoint('a')`, `endpoint('b')`): to the client they are
  * separate RPC URLs (so its fail-over moves between them), and rules can make one of them misbehave,
@@ -15,7 +28,8 @@ import type { Socket } from 'node:net';
  * connection resets, hanging, a dropped answer after the upstream acted (the "did my broadcast go
  * out?" case), a held request or answer released on demand (to freeze a client at an exact point),
  * a replaced JSON-RPC result or error (a lagging backend that does not know a transaction, a node
- * serving another chain id), and a rewritten JSON answer for REST nodes (a stale block).
+ * serving another chain id), a rewritten answer for REST and gRPC nodes (a stale block, another
+ * chain id), and a gRPC status without reaching the node (NOT_FOUND from a node that lags).
  */
 
 /** One request as the rules see it. */
@@ -26,7 +40,10 @@ export interface ProxyCall {
   path: string;
   /** JSON-RPC method, or the path for other requests. */
   method: string;
-  /** JSON-RPC params, or the parsed JSON body for other requests (undefined when not JSON). */
+  /**
+   * JSON-RPC params, the decoded request message of a gRPC-Web call, or the parsed JSON body for
+   * other requests (undefined when none of these).
+   */
   params: unknown;
 }
 
@@ -49,10 +66,15 @@ export type Fault =
   | { kind: 'hold'; phase?: 'request' | 'response' }
   /** Forwarded; the JSON-RPC result is replaced (a function gets the upstream's result). */
   | { kind: 'result'; result: unknown | ((upstream: unknown, call: ProxyCall) => unknown) }
-  /** Forwarded; the whole JSON answer is replaced (REST nodes: a stale block, an empty lookup). */
+  /**
+   * Forwarded; the whole JSON answer is replaced (REST nodes: a stale block, an empty lookup), or
+   * for gRPC-Web the decoded response message (an answer that is a gRPC error passes unchanged).
+   */
   | { kind: 'rewrite'; body: (upstream: unknown, call: ProxyCall) => unknown }
   /** Answered with a JSON-RPC error, without reaching the upstream. */
-  | { kind: 'rpc-error'; code: number; message: string };
+  | { kind: 'rpc-error'; code: number; message: string }
+  /** Answered with a gRPC status (trailers-only, as a node does), without reaching the upstream. */
+  | { kind: 'grpc-status'; code: number; message?: string };
 
 export interface FaultRule {
   /** Only requests to this endpoint (default: every endpoint). */
@@ -109,6 +131,19 @@ interface ActiveRule extends FaultRule {
 }
 
 const ENDPOINT_PREFIX = /^\/~([A-Za-z0-9_-]+)(\/.*)?$/;
+/** Headers that belong to one connection, never forwarded either way. */
+const HOP_HEADERS = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
+/** The sui.rpc.v2 request message of a gRPC-Web call, decoded (undefined when unknown or unreadable). */
+function grpcRequest(path: string, body: Buffer, format: GrpcWebFormat): unknown {
+  const method = METHODS.get(path);
+  if (!method) return undefined;
+  try {
+    return method.I.fromBinary(readRequestMessage(body, format));
+  } catch {
+    return undefined;
+  }
+}
 
 function describe(path: string, body: string): { method: string; params: unknown; id: unknown } {
   try {
@@ -125,6 +160,37 @@ function methodMatches(rule: FaultRule, call: ProxyCall): boolean {
   if (rule.method === undefined) return true;
   if (rule.method instanceof RegExp) return rule.method.test(call.method);
   return call.method === rule.method || call.path.endsWith(rule.method);
+}
+
+/**
+ * A gRPC-Web answer with its message replaced by `change(decoded message)`, re-encoded with the
+ * method's own response type; the trailer frame is kept. An answer without a message (a gRPC
+ * error) is returned unchanged.
+ */
+function rewriteGrpc(
+  path: string,
+  body: Buffer,
+  format: GrpcWebFormat,
+  change: (message: unknown) => unknown,
+): Buffer {
+  const method = METHODS.get(path);
+  const raw = format === 'text' ? Buffer.from(body.toString('latin1'), 'base64') : body;
+  const frames = parseFrames(raw);
+  const data = frames.findIndex((f) => f.flag === 0x00);
+  if (!method || data < 0) return body;
+  const message = change(method.O.fromBinary((frames[data] as { payload: Uint8Array }).payload));
+  const wire = frames.map((f, i) =>
+    i === data
+      ? dataFrame(method.O.toBinary(message as never))
+      : Buffer.concat([Buffer.from([f.flag]), lengthOf(f.payload), f.payload]),
+  );
+  return encodeFrames(wire, format);
+}
+
+function lengthOf(payload: Uint8Array): Buffer {
+  const out = Buffer.alloc(4);
+  out.writeUInt32BE(payload.length);
+  return out;
 }
 
 /**
@@ -148,14 +214,23 @@ export async function startFaultProxy(target: string, options: { down?: boolean 
     });
 
   const forward = async (path: string, body: Buffer, headers: IncomingMessage['headers']) => {
+    const sent: Record<string, string> = { 'content-type': 'application/json' };
+    for (const [name, value] of Object.entries(headers))
+      if (typeof value === 'string' && !HOP_HEADERS.has(name)) sent[name] = value;
     const upstream = await fetch(`${target.replace(/\/+$/, '')}${path === '/' ? '' : path}`, {
       method: 'POST',
-      headers: { 'content-type': String(headers['content-type'] ?? 'application/json') },
+      headers: sent,
       body: new Uint8Array(body),
+    });
+    // the node's own headers (gRPC statuses travel in them) minus what this proxy frames itself
+    const kept: Record<string, string> = {};
+    upstream.headers.forEach((value, name) => {
+      if (!HOP_HEADERS.has(name) && name !== 'content-encoding') kept[name] = value;
     });
     return {
       status: upstream.status,
       contentType: upstream.headers.get('content-type') ?? 'application/json',
+      headers: kept,
       body: Buffer.from(await upstream.arrayBuffer()),
     };
   };
@@ -184,7 +259,11 @@ export async function startFaultProxy(target: string, options: { down?: boolean 
     const prefixed = ENDPOINT_PREFIX.exec(url);
     const endpoint = prefixed ? (prefixed[1] as string) : 'default';
     const path = prefixed ? (prefixed[2] ?? '/') : url;
-    const described = describe(path, body.toString('utf8'));
+    const grpc = formatOf(req.headers['content-type']);
+    const described =
+      grpc === undefined
+        ? describe(path, body.toString('utf8'))
+        : { method: path, params: grpcRequest(path, body, grpc), id: undefined };
     const call: ProxyCall = { endpoint, path, method: described.method, params: described.params };
     calls.push(call);
     const fault = pick(call);
@@ -205,6 +284,11 @@ export async function startFaultProxy(target: string, options: { down?: boolean 
         return req.socket.destroy();
       case 'hang':
         return;
+      case 'grpc-status':
+        return send(200, req.headers['content-type'] ?? 'application/grpc-web+proto', '', {
+          'grpc-status': String(fault.code),
+          'grpc-message': encodeGrpcMessage(fault.message ?? ''),
+        });
       case 'rpc-error':
         return send(
           200,
@@ -235,6 +319,10 @@ export async function startFaultProxy(target: string, options: { down?: boolean 
       res.write(answer.body.subarray(0, Math.floor(answer.body.length / 2)));
       return req.socket.destroy();
     }
+    if (fault?.kind === 'rewrite' && grpc !== undefined) {
+      const rewritten = rewriteGrpc(path, answer.body, grpc, (message) => fault.body(message, call));
+      return send(answer.status, answer.contentType, rewritten, answer.headers);
+    }
     if (fault?.kind === 'rewrite') {
       const parsed = JSON.parse(answer.body.toString('utf8')) as unknown;
       return send(answer.status, 'application/json', JSON.stringify(fault.body(parsed, call)));
@@ -247,7 +335,7 @@ export async function startFaultProxy(target: string, options: { down?: boolean 
           : fault.result;
       return send(answer.status, 'application/json', JSON.stringify({ ...parsed, result }));
     }
-    return send(answer.status, answer.contentType, answer.body);
+    return send(answer.status, answer.contentType, answer.body, answer.headers);
   };
 
   const server: Server = createServer((req, res) => {

@@ -1,5 +1,5 @@
 import type { ChainHealth } from '../../src/chains/health.ts';
-import { type ChainAdapter, ChainMismatchError } from '../../src/chains/port.ts';
+import { type ChainAdapter, chainMismatchIn } from '../../src/chains/port.ts';
 import { activeChain } from '../../src/config/load.ts';
 import type { Chain } from '../../src/domain/chains.ts';
 import type { Deps } from '../../src/services/deps.ts';
@@ -12,14 +12,24 @@ import type { JobGroup } from '../main.ts';
 /**
  * Per enabled chain: a scan job (every poll interval: connect if needed, scan to the head, settle,
  * follow payouts) and a payout job (send queued payouts). A chain whose RPC is down only makes its
- * own jobs log and retry; a chain whose RPC serves another network is disabled with a clear log
- * line. Jobs of one chain never overlap (protect), so each chain has a single writer.
+ * own jobs log and retry; a chain with an RPC URL that serves another network is disabled with a
+ * clear log line, at start or when a fail-over first reaches that URL. Jobs of one chain never
+ * overlap (protect), so each chain has a single writer.
  */
 export function chainJobs(adapters: ReadonlyMap<Chain, ChainAdapter>, health: ChainHealth): JobGroup {
   return (deps: Deps, scheduler) => {
     for (const [chain, adapter] of adapters) {
       const status = health.get(chain);
       const log = deps.logger.child({ chain });
+      /** True (and the chain disabled, with its log line) when `error` says an RPC serves another chain. */
+      const disabledBy = (error: unknown): boolean => {
+        const mismatch = chainMismatchIn(error);
+        if (!mismatch) return false;
+        status.state = 'disabled';
+        status.lastError = mismatch.message;
+        log.error({ reason: mismatch.message }, 'chain disabled');
+        return true;
+      };
       const ensureConnected = async (): Promise<boolean> => {
         if (status.state === 'disabled') return false;
         if (status.state === 'ready') return true;
@@ -30,11 +40,8 @@ export function chainJobs(adapters: ReadonlyMap<Chain, ChainAdapter>, health: Ch
           log.info('chain connected');
           return true;
         } catch (error) {
-          status.lastError = (error as Error).message;
-          if (error instanceof ChainMismatchError) {
-            status.state = 'disabled';
-            log.error({ reason: status.lastError }, 'chain disabled');
-          } else {
+          if (!disabledBy(error)) {
+            status.lastError = (error as Error).message;
             log.warn({ error: status.lastError }, 'chain not reachable yet; retrying');
           }
           return false;
@@ -56,13 +63,20 @@ export function chainJobs(adapters: ReadonlyMap<Chain, ChainAdapter>, health: Ch
           const payouts = await trackPayouts(deps, adapter, summary);
           return { ...summary, ...payouts };
         } catch (error) {
+          // an endpoint first used now (a fail-over) may serve another chain: stop, never read it
+          if (disabledBy(error)) return { disabled: true };
           status.lastError = (error as Error).message;
           throw error;
         }
       });
       scheduler.every(`payouts:${chain}`, deps.config.worker.payoutIntervalMs, async (signal) => {
         if (!(await ensureConnected()) || !deps.keys) return { connected: false };
-        return sendPayouts(deps, adapter, signal);
+        try {
+          return await sendPayouts(deps, adapter, signal);
+        } catch (error) {
+          if (disabledBy(error)) return { disabled: true };
+          throw error;
+        }
       });
     }
   };

@@ -15,7 +15,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import type { ActiveChain } from '../../config/load.ts';
 import type { Chain } from '../../domain/chains.ts';
-import type { Logger } from '../../lib/logger.ts';
+import { type Logger, redactUrl } from '../../lib/logger.ts';
 import { mapLimit } from '../../lib/map-limit.ts';
 import {
   type BlockRef,
@@ -90,7 +90,10 @@ export class EvmAdapter implements ChainAdapter {
     options: { timeoutMs?: number } = {},
   ) {
     this.chain = settings.chain;
-    this.endpoints = new RpcEndpoints(settings.rpc, logger, { timeoutMs: options.timeoutMs });
+    this.endpoints = new RpcEndpoints(settings.rpc, logger, {
+      timeoutMs: options.timeoutMs,
+      check: (url, signal) => this.checkChainId(url, signal),
+    });
     const rpc = jsonRpcClient(this.endpoints);
     this.viemChain = defineChain({
       id: settings.chainId ?? 1,
@@ -113,11 +116,22 @@ export class EvmAdapter implements ChainAdapter {
     return this.endpoints.statistics();
   }
 
+  /**
+   * Checks every RPC URL that answers (the others before their first use): each must serve the
+   * configured chain id, else ChainMismatchError. Throws a transient error when none answers.
+   */
   async connect(): Promise<void> {
-    const id = await this.client.getChainId();
-    if (this.settings.chainId !== undefined && id !== this.settings.chainId) {
+    await this.endpoints.checkAll();
+    await this.client.getChainId();
+  }
+
+  /** One URL's chain id against the configured one (every URL, before it is first used). */
+  private async checkChainId(url: string, signal: AbortSignal): Promise<void> {
+    if (this.settings.chainId === undefined) return;
+    const id = Number(BigInt(await jsonRpcCall<string>(url, 'eth_chainId', [], signal)));
+    if (id !== this.settings.chainId) {
       throw new ChainMismatchError(
-        `${this.chain}: the RPC serves chain id ${id}, but ${this.settings.chainId} is configured; the chain is disabled`,
+        `${this.chain}: the RPC ${redactUrl(url)} serves chain id ${id}, but ${this.settings.chainId} is configured; the chain is disabled`,
       );
     }
   }

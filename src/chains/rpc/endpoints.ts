@@ -20,6 +20,12 @@ export interface EndpointStats {
 }
 
 export interface EndpointOptions {
+  /**
+   * Proves that a URL serves the configured chain (its chain id, its genesis), run once per URL
+   * before the URL's first request. It throws ChainMismatchError when the URL serves another chain,
+   * which every request then rethrows: an endpoint is never used before it passed.
+   */
+  check?: (url: string, signal: AbortSignal) => Promise<void>;
   timeoutMs?: number;
   /** Attempts per request across all endpoints before giving up. */
   maxAttempts?: number;
@@ -39,6 +45,8 @@ export class RpcEndpoints {
   private readonly maxAttempts: number;
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
+  private readonly check: EndpointOptions['check'];
+  private readonly checked = new Set<string>();
 
   constructor(
     readonly urls: string[],
@@ -51,6 +59,34 @@ export class RpcEndpoints {
     this.maxAttempts = options.maxAttempts ?? Math.max(3, urls.length * 2);
     this.baseDelayMs = options.baseDelayMs ?? 200;
     this.maxDelayMs = options.maxDelayMs ?? 5_000;
+    this.check = options.check;
+  }
+
+  /**
+   * Runs the `check` on every URL not checked yet that answers now (a URL that cannot be reached
+   * is checked on its first use instead); throws the first non-transient failure, e.g. a
+   * ChainMismatchError for a URL that serves another chain.
+   */
+  async checkAll(): Promise<void> {
+    for (const [index, url] of this.urls.entries()) {
+      if (!this.check || this.checked.has(url)) continue;
+      const stat = this.stats[index] as EndpointStats;
+      stat.requests++;
+      try {
+        await this.ensureChecked(url, AbortSignal.timeout(this.timeoutMs));
+      } catch (error) {
+        if (!isTransient(error)) throw error;
+        stat.errors++;
+        // as a failed request does: the next request goes to the next URL
+        if (this.current === index && this.urls.length > 1) this.current = (index + 1) % this.urls.length;
+      }
+    }
+  }
+
+  private async ensureChecked(url: string, signal: AbortSignal): Promise<void> {
+    if (!this.check || this.checked.has(url)) return;
+    await this.check(url, signal);
+    this.checked.add(url);
   }
 
   /** Request/error counts per endpoint (redacted URLs). */
@@ -101,13 +137,10 @@ export class RpcEndpoints {
       stat.requests++;
       const signal = AbortSignal.timeout(this.timeoutMs);
       try {
+        await this.ensureChecked(url, signal);
         return { value: await call(url, signal), url };
       } catch (error) {
-        const transient =
-          error instanceof TransientRpcError ||
-          (error instanceof Error &&
-            (error.name === 'TimeoutError' || error.name === 'AbortError' || isNetworkError(error)));
-        if (!transient) throw error;
+        if (!isTransient(error)) throw error;
         stat.errors++;
         lastError = error;
         if (this.urls.length > 1) this.current = (index + 1) % this.urls.length;
@@ -133,6 +166,15 @@ export class RetryAfter extends TransientRpcError {
   ) {
     super(message, status);
   }
+}
+
+/** A timeout, a network failure, or a TransientRpcError: worth another try, here or on the next URL. */
+function isTransient(error: unknown): boolean {
+  return (
+    error instanceof TransientRpcError ||
+    (error instanceof Error &&
+      (error.name === 'TimeoutError' || error.name === 'AbortError' || isNetworkError(error)))
+  );
 }
 
 function isNetworkError(error: Error): boolean {

@@ -4,7 +4,7 @@ import { fromBase64, normalizeSuiAddress } from '@mysten/sui/utils';
 import type { ActiveChain } from '../../config/load.ts';
 import type { Chain } from '../../domain/chains.ts';
 import { formatAmount } from '../../domain/money.ts';
-import type { Logger } from '../../lib/logger.ts';
+import { type Logger, redactUrl } from '../../lib/logger.ts';
 import { mapLimit } from '../../lib/map-limit.ts';
 import {
   type BlockRef,
@@ -124,6 +124,8 @@ export class SuiAdapter implements ChainAdapter {
   readonly rpc: SuiRpc;
   private readonly blocks = new Map<number, BlockRef>();
   private readonly known = new Map<string, KnownTransaction>();
+  /** The chain id every RPC URL must serve (the first URL checked sets it). */
+  private chainIdentity: string | null = null;
 
   constructor(
     private readonly settings: ActiveChain,
@@ -131,15 +133,32 @@ export class SuiAdapter implements ChainAdapter {
     options: SuiAdapterOptions = {},
   ) {
     this.chain = settings.chain;
-    this.rpc = new SuiRpc(settings.rpc, logger, options);
+    this.rpc = new SuiRpc(settings.rpc, logger, {
+      ...options,
+      check: (url, signal) => this.checkChainId(url, signal),
+    });
+  }
+
+  /** One URL's chain id (the genesis checkpoint's digest): every URL must serve the same as the first one checked. */
+  private async checkChainId(url: string, signal: AbortSignal): Promise<void> {
+    const info = await this.rpc.runOn(url, signal, (c, o) => c.ledgerService.getServiceInfo({}, o).response);
+    const id = info.chainId ?? '';
+    if (this.chainIdentity !== null && id !== this.chainIdentity) {
+      throw new ChainMismatchError(
+        `${this.chain}: the RPC ${redactUrl(url)} serves chain id ${id}${info.chain ? ` (${info.chain})` : ''}, but the RPC URLs before it serve ${this.chainIdentity}; the chain is disabled`,
+      );
+    }
+    this.chainIdentity = id;
   }
 
   /**
-   * Reads the node's chain id and checks that every configured coin type exists there with the
+   * Checks that every RPC URL that answers serves the same chain id (the others before their first
+   * use), then that every configured coin type exists there with the
    * configured decimals: a coin type the node does not know means it serves another network
    * (mainnet USDC on a testnet node), so the chain is disabled (ChainMismatchError).
    */
   async connect(): Promise<void> {
+    await this.rpc.endpoints.checkAll();
     const info = await this.rpc.call((c, o) => c.ledgerService.getServiceInfo({}, o).response);
     for (const token of this.settings.tokens) {
       const coinType = token.contract === null ? SUI_COIN_TYPE : normalizeCoinType(token.contract);

@@ -1,6 +1,6 @@
 import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { describe, expect, it } from 'vitest';
-import { TransientRpcError } from '../rpc/endpoints.ts';
+import { RetryAfter, TransientRpcError } from '../rpc/endpoints.ts';
 import { EXECUTION_ERROR_KIND } from './adapter.ts';
 import { classify, isNotFound } from './grpc.ts';
 
@@ -14,6 +14,13 @@ describe('classify', () => {
       expect(classify(rpcError(code), live)).toBeInstanceOf(TransientRpcError);
     }
     expect((classify(rpcError('RESOURCE_EXHAUSTED'), live) as TransientRpcError).status).toBe(429);
+  });
+
+  it('makes an answer that cannot be read (DATA_LOSS) transient, and keeps the wait an HTTP 429 asked for', () => {
+    expect(classify(rpcError('DATA_LOSS'), live)).toBeInstanceOf(TransientRpcError);
+    const limited = classify(Object.assign(rpcError('UNAVAILABLE'), { retryAfterMs: 3000 }), live);
+    expect(limited).toBeInstanceOf(RetryAfter);
+    expect((limited as RetryAfter).retryAfterMs).toBe(3000);
   });
 
   it('makes a call cut by our own deadline transient', () => {

@@ -7,7 +7,7 @@
  */
 import { SuiGrpcClient } from '@mysten/sui/grpc';
 import type { Logger } from '../../lib/logger.ts';
-import { RpcEndpoints, TransientRpcError } from '../rpc/endpoints.ts';
+import { type EndpointOptions, RetryAfter, RpcEndpoints, TransientRpcError } from '../rpc/endpoints.ts';
 import { NodeGrpcWebTransport, type RpcTransport } from './transport.ts';
 
 type Ledger = SuiGrpcClient['ledgerService'];
@@ -42,7 +42,10 @@ export const MASKS = {
   execute: ['transaction.digest', 'transaction.effects.status'],
 } as const;
 
-/** gRPC codes worth retrying on the same or another endpoint. */
+/**
+ * gRPC codes worth retrying on the same or another endpoint. DATA_LOSS is what an answer that is
+ * not gRPC-Web at all reads as (a captive or CDN page served with 200): another endpoint may answer.
+ */
 const TRANSIENT_CODES = new Set([
   'UNAVAILABLE',
   'RESOURCE_EXHAUSTED',
@@ -51,6 +54,7 @@ const TRANSIENT_CODES = new Set([
   'UNKNOWN',
   'INTERNAL',
   'CANCELLED',
+  'DATA_LOSS',
 ]);
 
 /** The gRPC status code name of an error from a generated client (`NOT_FOUND`), if it has one. */
@@ -67,16 +71,19 @@ export function isNotFound(error: unknown): boolean {
 /**
  * Turns a failed call into what RpcEndpoints understands: unavailable, rate-limited, timed out,
  * cancelled by our own deadline, or a network failure (the transport reports those as INTERNAL
- * "fetch failed", or UNKNOWN for a proxy's 502) become TransientRpcError; the rest is unchanged.
+ * "fetch failed", or UNKNOWN for a proxy's 502) become TransientRpcError (RetryAfter when the
+ * answer said how long to wait); the rest is unchanged.
  */
 export function classify(error: unknown, signal: AbortSignal): unknown {
   if (signal.aborted) return new TransientRpcError(`timeout: ${(error as Error)?.message ?? error}`);
   const code = grpcCode(error);
   if (code !== undefined && TRANSIENT_CODES.has(code)) {
-    return new TransientRpcError(
-      `${code}: ${(error as Error).message}`,
-      code === 'RESOURCE_EXHAUSTED' ? 429 : 503,
-    );
+    const message = `${code}: ${(error as Error).message}`;
+    const status = code === 'RESOURCE_EXHAUSTED' ? 429 : 503;
+    const retryAfterMs = (error as { retryAfterMs?: unknown }).retryAfterMs;
+    if (typeof retryAfterMs === 'number' && retryAfterMs > 0)
+      return new RetryAfter(message, status, retryAfterMs);
+    return new TransientRpcError(message, status);
   }
   return error;
 }
@@ -86,7 +93,7 @@ export class SuiRpc {
   readonly endpoints: RpcEndpoints;
   private readonly clients = new Map<string, SuiGrpcClient>();
 
-  constructor(urls: string[], logger: Logger, options: { timeoutMs?: number; baseDelayMs?: number } = {}) {
+  constructor(urls: string[], logger: Logger, options: EndpointOptions = {}) {
     this.endpoints = new RpcEndpoints(urls, logger, options);
   }
 
@@ -115,7 +122,8 @@ export class SuiRpc {
     return this.endpoints.corroborate((url, signal) => this.runOn(url, signal, call), confirm);
   }
 
-  private async runOn<T>(
+  /** Runs `call` on one URL only, outside the fail-over; failures classified as `call` does. */
+  async runOn<T>(
     url: string,
     signal: AbortSignal,
     call: (client: SuiGrpcClient, options: CallOptions) => Promise<T>,

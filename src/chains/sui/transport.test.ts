@@ -45,6 +45,19 @@ describe('readAnswer (gRPC-Web binary answers)', () => {
     expect(readAnswer(500, {}, Buffer.from('oops'))).toMatchObject({ code: 'UNKNOWN' });
   });
 
+  it('reads an HTTP error page of a proxy as that HTTP error, with its Retry-After, not as frames', () => {
+    const page = Buffer.from('<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>');
+    expect(readAnswer(503, { 'content-type': 'text/html' }, page)).toEqual({
+      code: 'UNAVAILABLE',
+      error: 'HTTP 503',
+    });
+    expect(readAnswer(429, { 'retry-after': '2' }, Buffer.from('slow down, please'))).toEqual({
+      code: 'UNAVAILABLE',
+      error: 'HTTP 429',
+      retryAfterMs: 2000,
+    });
+  });
+
   it('refuses truncated frames and answers without a message', () => {
     expect(readAnswer(200, {}, frame(0, Buffer.from([1, 2, 3])).subarray(0, 6))).toMatchObject({
       code: 'DATA_LOSS',

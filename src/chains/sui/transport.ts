@@ -49,16 +49,26 @@ function codeOfHttpStatus(status: number): string {
   return 'UNKNOWN';
 }
 
-/** A failed call: `code` is the gRPC status name, as on the SDK's RpcError. */
+/**
+ * A failed call: `code` is the gRPC status name, as on the SDK's RpcError; `retryAfterMs` what an
+ * HTTP 429 or 503 asked to wait (Retry-After), when it said.
+ */
 export class GrpcCallError extends Error {
   constructor(
     message: string,
     readonly code: string,
     readonly methodName: string,
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'GrpcCallError';
   }
+}
+
+/** Milliseconds an HTTP Retry-After header in seconds asks for (at most a minute), or undefined. */
+function retryAfterOf(headers: http.IncomingHttpHeaders): number | undefined {
+  const value = headers['retry-after'];
+  return typeof value === 'string' && /^\d+$/.test(value) ? Math.min(Number(value), 60) * 1000 : undefined;
 }
 
 function decodeMessage(text: string | undefined): string {
@@ -92,8 +102,17 @@ export function readAnswer(
   httpStatus: number,
   headers: http.IncomingHttpHeaders,
   body: Buffer,
-): { message: Uint8Array } | { code: string; error: string } {
+): { message: Uint8Array } | { code: string; error: string; retryAfterMs?: number } {
   let status = typeof headers['grpc-status'] === 'string' ? headers['grpc-status'] : undefined;
+  if (status === undefined && (httpStatus < 200 || httpStatus >= 300)) {
+    // an HTTP error without a gRPC status is a proxy's or a load balancer's page, not frames
+    const retryAfterMs = retryAfterOf(headers);
+    return {
+      code: codeOfHttpStatus(httpStatus),
+      error: `HTTP ${httpStatus}`,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    };
+  }
   let text = decodeMessage(typeof headers['grpc-message'] === 'string' ? headers['grpc-message'] : undefined);
   let message: Uint8Array | undefined;
   let offset = 0;
@@ -188,7 +207,8 @@ export class NodeGrpcWebTransport {
     const { hostname, port, path, query } = this.target;
     const signal = options.abort;
     const response = new Promise<object>((resolve, reject) => {
-      const fail = (code: string, error: string) => reject(new GrpcCallError(error, code, method.name));
+      const fail = (code: string, error: string, retryAfterMs?: number) =>
+        reject(new GrpcCallError(error, code, method.name, retryAfterMs));
       const request = (this.secure ? https : http).request(
         {
           hostname,
@@ -210,7 +230,7 @@ export class NodeGrpcWebTransport {
           res.on('error', (error) => fail(signal?.aborted ? 'CANCELLED' : 'INTERNAL', error.message));
           res.on('end', () => {
             const answer = readAnswer(res.statusCode ?? 0, res.headers, Buffer.concat(chunks));
-            if ('code' in answer) return fail(answer.code, answer.error);
+            if ('code' in answer) return fail(answer.code, answer.error, answer.retryAfterMs);
             try {
               resolve(method.O.fromBinary(answer.message) as object);
             } catch (error) {

@@ -1,6 +1,6 @@
 import type { ActiveChain } from '../../config/load.ts';
 import type { Chain } from '../../domain/chains.ts';
-import type { Logger } from '../../lib/logger.ts';
+import { type Logger, redactUrl } from '../../lib/logger.ts';
 import { mapLimit } from '../../lib/map-limit.ts';
 import {
   type BlockRef,
@@ -30,7 +30,7 @@ import {
   tokenTransferBurn,
   trxTransferBurn,
 } from './fees.ts';
-import { type NodeJson, type TronCall, TronHttp, TronNodeError } from './http.ts';
+import { callOn, type NodeJson, type TronCall, TronHttp, TronNodeError } from './http.ts';
 import {
   buildTransaction,
   expirationOf,
@@ -134,6 +134,8 @@ export class TronAdapter implements ChainAdapter {
   private readonly hexCache = new Map<string, string>();
   /** false once the node answered 404 to /wallet/getblock (java-tron before 4.7) */
   private hasGetBlock = true;
+  /** The genesis block id every RPC URL must serve (the first URL checked sets it). */
+  private genesis: string | null = null;
 
   constructor(
     private readonly settings: ActiveChain,
@@ -141,24 +143,22 @@ export class TronAdapter implements ChainAdapter {
     options: TronAdapterOptions = {},
   ) {
     this.chain = settings.chain;
-    this.endpoints = new RpcEndpoints(settings.rpc, logger, { timeoutMs: options.timeoutMs });
+    this.endpoints = new RpcEndpoints(settings.rpc, logger, {
+      timeoutMs: options.timeoutMs,
+      check: (url, signal) => this.checkGenesis(url, callOn(url, signal)),
+    });
     this.http = new TronHttp(this.endpoints);
     this.feeLimitCap = options.feeLimitCap ?? DEFAULT_FEE_LIMIT_CAP;
     this.expirationMs = options.expirationMs ?? DEFAULT_EXPIRATION_MS;
   }
 
+  /**
+   * Checks every RPC URL that answers (the others before their first use: checkGenesis), then
+   * that every configured token contract exists on the RPC; ChainMismatchError when not.
+   */
   async connect(): Promise<void> {
+    await this.endpoints.checkAll();
     await this.latest('head');
-    if (this.settings.chainId !== undefined) {
-      const genesis = await this.http.call('/wallet/getblockbynum', { num: 0 });
-      const id = isEmpty(genesis) ? '' : header(genesis).id;
-      const chainId = Number.parseInt(id.slice(-8) || '0', 16);
-      if (chainId !== this.settings.chainId) {
-        throw new ChainMismatchError(
-          `${this.chain}: the RPC serves chain id ${chainId} (genesis ${id}), but ${this.settings.chainId} is configured; the chain is disabled`,
-        );
-      }
-    }
     for (const token of this.settings.tokens) {
       if (token.contract === null) continue;
       let hex: string;
@@ -175,6 +175,27 @@ export class TronAdapter implements ChainAdapter {
         );
       }
     }
+  }
+
+  /**
+   * One URL's genesis block: its id's last 4 bytes must be the configured chain id (when one is),
+   * and every URL must serve the same genesis as the first one checked.
+   */
+  private async checkGenesis(url: string, call: TronCall): Promise<void> {
+    const genesis = await call('/wallet/getblockbynum', { num: 0 });
+    const id = isEmpty(genesis) ? '' : header(genesis).id;
+    const chainId = Number.parseInt(id.slice(-8) || '0', 16);
+    if (this.settings.chainId !== undefined && chainId !== this.settings.chainId) {
+      throw new ChainMismatchError(
+        `${this.chain}: the RPC ${redactUrl(url)} serves chain id ${chainId} (genesis ${id}), but ${this.settings.chainId} is configured; the chain is disabled`,
+      );
+    }
+    if (this.genesis !== null && id !== this.genesis) {
+      throw new ChainMismatchError(
+        `${this.chain}: the RPC ${redactUrl(url)} serves another chain (genesis ${id}) than the RPC URLs before it (genesis ${this.genesis}); the chain is disabled`,
+      );
+    }
+    this.genesis = id;
   }
 
   async heads(): Promise<ChainHeads> {

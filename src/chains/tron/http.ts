@@ -64,6 +64,11 @@ export class TronHttp {
   }
 }
 
+/** Calls on one URL only, outside the fail-over (e.g. to check what chain that URL serves). */
+export function callOn(url: string, signal: AbortSignal): TronCall {
+  return (path, body = {}) => post(url, path, body, signal);
+}
+
 /*
  * node:http with keep-alive rather than fetch: a scan makes one request per block, and undici's
  * fetch costs several times more CPU per request (measured in bench/scan-tron.ts).

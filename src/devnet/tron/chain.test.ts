@@ -149,4 +149,19 @@ describe('chain', () => {
     expect(node.head()).toBe(stopped);
     node = await startTestNode();
   });
+
+  it('keeps its block time with the wall clock when its timer runs late (a busy machine)', async () => {
+    await node.close();
+    node = await startFakeTronNode({ blockIntervalMs: 100, genesis: GENESIS });
+    const before = node.head();
+    const busyUntil = Date.now() + 1_000; // the event loop held for ten slots
+    while (Date.now() < busyUntil) {
+      // busy
+    }
+    await expect.poll(() => node.head(), { interval: 20 }).toBeGreaterThan(before);
+    // the block after the pause is stamped in the slot of now, not one slot after the last block
+    expect(node.state().headTimestamp).toBeGreaterThan(busyUntil - 100);
+    await node.close();
+    node = await startTestNode();
+  });
 });

@@ -239,7 +239,13 @@ export async function startFakeTronNode(options: FakeTronNodeOptions = {}): Prom
       resolve();
     });
   });
-  const timer = blockIntervalMs > 0 ? setInterval(() => chain.mine(1), blockIntervalMs) : undefined;
+  // One block per slot, as a real node's block time follows the wall clock: a tick that comes late
+  // (a busy machine) mines the slots it missed, so block timestamps never fall behind real time.
+  const produce = () => {
+    const due = Math.floor((Date.now() - chain.head.timestamp) / slotMs);
+    if (due > 0) chain.mine(due);
+  };
+  const timer = blockIntervalMs > 0 ? setInterval(produce, blockIntervalMs) : undefined;
   timer?.unref();
   const { port } = server.address() as AddressInfo;
 
