@@ -217,12 +217,16 @@ describe('retries', () => {
 
   it('times out an attempt that gets no answer', async () => {
     const { url, seen } = await serve([() => {}]);
-    const error = await client(url, [], { retries: 1, timeoutMs: 100 })
+    const delays: number[] = [];
+    const error = await client(url, delays, { retries: 1, timeoutMs: 100 })
       .getOrder('A-1')
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KassaNetworkError);
     expect((error as Error).message).toContain('no answer within 100 ms');
-    expect(seen).toHaveLength(2);
+    // one retry after the first attempt timed out; the server may read the second request after the
+    // client gave up on it (a loaded machine), so the count of requests it saw is not the measure
+    expect(delays).toHaveLength(1);
+    expect(seen.length).toBeGreaterThanOrEqual(1);
   });
 
   it('stops when the caller aborts', async () => {
