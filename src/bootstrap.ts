@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { adapterFunding } from './chains/funding.ts';
 import { ChainHealth } from './chains/health.ts';
 import type { ChainAdapter } from './chains/port.ts';
 import { createAdapters } from './chains/registry.ts';
-import { activeChain, ConfigError, type Env, loadConfig, loadSecrets } from './config/load.ts';
+import { activeChain } from './config/active-chain.ts';
+import { ConfigError } from './config/config-error.ts';
+import { type Env, loadConfig, loadSecrets } from './config/load.ts';
 import type { ConfigInput } from './config/schema.ts';
 import { openDatabase } from './db/client.ts';
 import { applyMigrations, hasPendingMigrations, isNewDatabase } from './db/migrate.ts';
@@ -15,6 +16,7 @@ import { createKeyRing, type KeyRing } from './keys/key-ring.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createCryptoBox } from './lib/crypto-box.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
+import { adapterFunding } from './services/chain-funding.ts';
 import type { Deps } from './services/deps.ts';
 
 export interface BootstrapOptions {

@@ -1,4 +1,4 @@
-import { type ActiveChain, activeChain } from '../config/load.ts';
+import { type ActiveChain, activeChain } from '../config/active-chain.ts';
 import type { Config } from '../config/schema.ts';
 import { CHAINS, type Chain, type Family, familyOf } from '../domain/chains.ts';
 import type { Logger } from '../lib/logger.ts';

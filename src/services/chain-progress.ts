@@ -1,6 +1,6 @@
 import type { ChainHealth, ChainStatus } from '../chains/health.ts';
 import type { ChainAdapter } from '../chains/port.ts';
-import { activeChain } from '../config/load.ts';
+import { activeChain } from '../config/active-chain.ts';
 import type { Config } from '../config/schema.ts';
 import { type CursorTimes, cursorTimes } from '../db/repositories/ops.ts';
 import { CHAINS, type Chain } from '../domain/chains.ts';

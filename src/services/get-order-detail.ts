@@ -1,4 +1,4 @@
-import { activeChain } from '../config/load.ts';
+import { activeChain } from '../config/active-chain.ts';
 import { transfersOfOrders } from '../db/repositories/chain-scan.ts';
 import { findMerchant } from '../db/repositories/merchants.ts';
 import { findOrderById } from '../db/repositories/orders.ts';

@@ -1,4 +1,4 @@
-import { activeChain } from '../config/load.ts';
+import { activeChain } from '../config/active-chain.ts';
 import { listMerchants } from '../db/repositories/merchants.ts';
 import { attemptsOfOrders, openPayouts } from '../db/repositories/payout-queue.ts';
 import type { Order } from '../domain/order.ts';

@@ -1,7 +1,7 @@
 import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { SuiAdapter } from '../../src/chains/sui/adapter.ts';
-import { activeChain } from '../../src/config/load.ts';
+import { activeChain } from '../../src/config/active-chain.ts';
 import { type FakeSuiNode, type FakeSuiNodeOptions, startFakeSuiNode } from '../../src/devnet/sui/index.ts';
 import { coinRefs, fundedAccount, newTransaction, ownedInput } from '../../src/devnet/sui/testing.ts';
 import { CHAINS } from '../../src/domain/chains.ts';

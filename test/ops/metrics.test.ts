@@ -211,7 +211,8 @@ describe('GET /metrics', () => {
   });
 
   it('takes the token from KASSA_METRICS_TOKEN, and refuses one too short to be a secret', async () => {
-    const { loadConfig, ConfigError } = await import('../../src/config/load.ts');
+    const { loadConfig } = await import('../../src/config/load.ts');
+    const { ConfigError } = await import('../../src/config/config-error.ts');
     process.env.KASSA_METRICS_TOKEN = 'f'.repeat(32);
     try {
       expect((await loadConfig({ env: {} })).ops.metricsToken).toBe('f'.repeat(32));

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EvmAdapter } from '../../src/chains/evm/adapter.ts';
-import { activeChain, loadConfig } from '../../src/config/load.ts';
+import { activeChain } from '../../src/config/active-chain.ts';
+import { loadConfig } from '../../src/config/load.ts';
 import { silentLogger } from '../../src/lib/logger.ts';
 
 /** A JSON-RPC node that answers eth_chainId with 1, and 503 to its first `failFirst` requests. */

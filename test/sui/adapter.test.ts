@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChainMismatchError, PayoutRejectedError, type TokenSpec } from '../../src/chains/port.ts';
 import { payoutFeeCeiling, SCAN_STEP, SuiAdapter } from '../../src/chains/sui/adapter.ts';
 import { decodeRaw, ownedInputs } from '../../src/chains/sui/payout-tx.ts';
-import type { ActiveChain } from '../../src/config/load.ts';
+import type { ActiveChain } from '../../src/config/active-chain.ts';
 import { type FakeSuiNode, startFakeSuiNode } from '../../src/devnet/sui/index.ts';
 import { createKeyRing } from '../../src/keys/key-ring.ts';
 import { silentLogger } from '../../src/lib/logger.ts';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SuiAdapter } from '../../src/chains/sui/adapter.ts';
-import type { ActiveChain } from '../../src/config/load.ts';
+import type { ActiveChain } from '../../src/config/active-chain.ts';
 import { type FakeSuiNode, startFakeSuiNode } from '../../src/devnet/sui/index.ts';
 import { createKeyRing } from '../../src/keys/key-ring.ts';
 import { silentLogger } from '../../src/lib/logger.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ChainAdapter } from '../../src/chains/port.ts';
 import { TronAdapter } from '../../src/chains/tron/adapter.ts';
-import { activeChain } from '../../src/config/load.ts';
+import { activeChain } from '../../src/config/active-chain.ts';
 import { transfersOfChain } from '../../src/db/repositories/chain-scan.ts';
 import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
 import { silentLogger } from '../../src/lib/logger.ts';

@@ -1,6 +1,6 @@
 import type { ChainHealth } from '../../src/chains/health.ts';
 import { type ChainAdapter, ChainMismatchError } from '../../src/chains/port.ts';
-import { activeChain } from '../../src/config/load.ts';
+import { activeChain } from '../../src/config/active-chain.ts';
 import type { Chain } from '../../src/domain/chains.ts';
 import type { Deps } from '../../src/services/deps.ts';
 import { listTokens } from '../../src/services/resolve-token.ts';

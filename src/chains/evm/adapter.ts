@@ -13,7 +13,7 @@ import {
   type Chain as ViemChain,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { ActiveChain } from '../../config/load.ts';
+import type { ActiveChain } from '../../config/active-chain.ts';
 import type { Chain } from '../../domain/chains.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { mapLimit } from '../../lib/map-limit.ts';

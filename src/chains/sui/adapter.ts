@@ -1,7 +1,7 @@
 import type { SuiGrpcClient } from '@mysten/sui/grpc';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { fromBase64, normalizeSuiAddress } from '@mysten/sui/utils';
-import type { ActiveChain } from '../../config/load.ts';
+import type { ActiveChain } from '../../config/active-chain.ts';
 import type { Chain } from '../../domain/chains.ts';
 import { formatAmount } from '../../domain/money.ts';
 import type { Logger } from '../../lib/logger.ts';

@@ -1,4 +1,4 @@
-import type { ActiveChain } from '../../config/load.ts';
+import type { ActiveChain } from '../../config/active-chain.ts';
 import type { Chain } from '../../domain/chains.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { mapLimit } from '../../lib/map-limit.ts';
