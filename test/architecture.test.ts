@@ -75,10 +75,12 @@ describe('import rules (dependency-cruiser)', () => {
       ].join('\n'),
       'src/config/load.ts': 'export function loadConfig() {}\n',
       'src/http/routes/order.ts': "import { db } from '../../db/client.ts';\nexport const r = db;\n",
-      'src/chains/evm/adapter.ts': "import { s } from '../../services/create-order.ts';\nexport const a = s;\n",
+      'src/chains/evm/adapter.ts':
+        "import { s } from '../../services/create-order.ts';\nexport const a = s;\n",
       'src/chains/a.ts': "import { b } from './b.ts';\nexport const a = () => b;\n",
       'src/chains/b.ts': "import { a } from './a.ts';\nexport const b = () => a;\n",
-      'src/cli/run.ts': "import '../../workers/main.ts';\nimport { s } from './sandbox.ts';\nexport const r = s;\n",
+      'src/cli/run.ts':
+        "import '../../workers/main.ts';\nimport { s } from './sandbox.ts';\nexport const r = s;\n",
       'src/cli/sandbox.ts': "import { n } from '../devnet/node.ts';\nexport const s = n;\n",
       'src/cli/merchant.ts': "import { n } from '../devnet/node.ts';\nexport const m = n;\n",
       'src/devnet/node.ts': "import { f } from '../../test/fixtures/token.ts';\nexport const n = f;\n",

@@ -1,4 +1,5 @@
-import { type ChainAdapter, PayoutRejectedError, type SignedPayout } from '../chains/port.ts';
+import { isChainError } from '../chains/errors.ts';
+import type { ChainAdapter, SignedPayout } from '../chains/port.ts';
 import { findOrderById } from '../db/repositories/orders.ts';
 import {
   commitSignedPayout,
@@ -77,7 +78,7 @@ export async function sendPayouts(
         nonce,
       });
     } catch (error) {
-      if (error instanceof PayoutRejectedError) {
+      if (isChainError(error, 'payout_rejected')) {
         await failPayout(deps, order, error.message);
         failed++;
         continue;

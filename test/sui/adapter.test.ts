@@ -2,8 +2,10 @@ import { bcs } from '@mysten/sui/bcs';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { toBase58 } from '@mysten/sui/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChainMismatchError, PayoutRejectedError, type TokenSpec } from '../../src/chains/port.ts';
-import { payoutFeeCeiling, SCAN_STEP, SuiAdapter } from '../../src/chains/sui/adapter.ts';
+import type { TokenSpec } from '../../src/chains/port.ts';
+import { payoutFeeCeiling } from '../../src/chains/sui/actions/fee-estimate.ts';
+import { SCAN_STEP } from '../../src/chains/sui/actions/scan.ts';
+import { createSuiAdapter } from '../../src/chains/sui/adapter.ts';
 import { decodeRaw, ownedInputs } from '../../src/chains/sui/payout-tx.ts';
 import type { ActiveChain } from '../../src/config/active-chain.ts';
 import { type FakeSuiNode, startFakeSuiNode } from '../../src/devnet/sui/index.ts';
@@ -42,7 +44,7 @@ function settings(over: Partial<ActiveChain> = {}): ActiveChain {
   };
 }
 
-const adapter = (over: Partial<ActiveChain> = {}) => new SuiAdapter(settings(over), silentLogger());
+const adapter = (over: Partial<ActiveChain> = {}) => createSuiAdapter(settings(over), silentLogger());
 const usdc = (): TokenSpec => ({ symbol: 'USDC', contract: node.usdcType, decimals: 6 });
 const sui: TokenSpec = { symbol: 'SUI', contract: null, decimals: 9 };
 
@@ -51,10 +53,10 @@ describe('SuiAdapter: connecting', () => {
     await expect(adapter().connect()).resolves.toBeUndefined();
   });
 
-  it('refuses (ChainMismatchError) a node that does not know the configured USDC: another network', async () => {
+  it('refuses (ChainError wrong_network) a node that does not know the configured USDC: another network', async () => {
     const mainnetUsdc = '0xdba34672e30cb065b1f93e3ab55318768fd6fef66c15942c9f7cb846e2f900e7::usdc::USDC';
     const a = adapter({ tokens: [{ symbol: 'USDC', contract: mainnetUsdc, decimals: 6 }] });
-    await expect(a.connect()).rejects.toBeInstanceOf(ChainMismatchError);
+    await expect(a.connect()).rejects.toMatchObject({ name: 'ChainError', code: 'wrong_network' });
     await expect(a.connect()).rejects.toThrow(/does not know the coin type/);
   });
 
@@ -162,7 +164,7 @@ describe('SuiAdapter: payouts', () => {
     await node.mint(node.usdcType, hot.address, 50n * USDC);
     node.checkpoint();
     const a = adapter();
-    const estimate = await a.payoutFeeEstimate();
+    const estimate = await a.payoutFeeEstimate(hot.address, receiver, usdc(), 10n * USDC);
     expect(estimate).toBe(payoutFeeCeiling(1000n));
     const base = { privateKey: hot.privateKey, from: hot.address, to: receiver, nonce: null };
     const first = await a.signPayout({ ...base, token: usdc(), amountBase: 10n * USDC });
@@ -173,7 +175,7 @@ describe('SuiAdapter: payouts', () => {
     // the first is sent but the node does not answer: it may still execute, so a second payout,
     // which would need the same SUI coin version, is not signed (no equivocation)
     node.fail({ mode: 'unavailable', methods: ['ExecuteTransaction'] });
-    const impatient = new SuiAdapter(settings(), silentLogger(), { baseDelayMs: 1 });
+    const impatient = createSuiAdapter(settings(), silentLogger(), { baseDelayMs: 1 });
     await expect(impatient.broadcast(first)).rejects.toThrow(/UNAVAILABLE/);
     node.heal();
     await expect(impatient.signPayout({ ...base, token: usdc(), amountBase: USDC })).rejects.toThrow(
@@ -189,12 +191,13 @@ describe('SuiAdapter: payouts', () => {
     node.checkpoint();
   });
 
-  it('refuses for good (PayoutRejectedError) a token amount the wallet does not hold, and a wrong key', async () => {
+  it('refuses for good (ChainError payout_rejected) a token amount the wallet does not hold, and a wrong key', async () => {
     const a = adapter();
     const base = { privateKey: hot.privateKey, from: hot.address, to: receiver, nonce: null };
-    await expect(a.signPayout({ ...base, token: usdc(), amountBase: 10_000n * USDC })).rejects.toBeInstanceOf(
-      PayoutRejectedError,
-    );
+    await expect(a.signPayout({ ...base, token: usdc(), amountBase: 10_000n * USDC })).rejects.toMatchObject({
+      name: 'ChainError',
+      code: 'payout_rejected',
+    });
     const other = createKeyRing(TEST_MNEMONIC).depositKey('sui', 0);
     await expect(
       a.signPayout({ ...base, privateKey: other, token: usdc(), amountBase: USDC }),

@@ -1,6 +1,6 @@
 import { bcs } from '@mysten/sui/bcs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SuiAdapter } from '../../src/chains/sui/adapter.ts';
+import { createSuiAdapter, type SuiAdapter } from '../../src/chains/sui/adapter.ts';
 import { decodeRaw } from '../../src/chains/sui/payout-tx.ts';
 import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
 import { attemptsOfOrder } from '../../src/db/repositories/payouts.ts';
@@ -134,7 +134,7 @@ describe('SUI payouts on the fake Sui node', () => {
     const before = await w.balanceOf(receiver, w.node.usdcType);
     const { orderId } = await payout('USDC', '3');
     w.node.fail({ mode: 'unavailable', count: 50, methods: ['ExecuteTransaction'], phase: 'after' });
-    const fast = suiAdapterFor(w, (s, l) => new SuiAdapter(s, l, { baseDelayMs: 1 }));
+    const fast = suiAdapterFor(w, (s, l) => createSuiAdapter(s, l, { baseDelayMs: 1 }));
     await expect(w.payouts(fast)).rejects.toThrow(/UNAVAILABLE/);
     w.node.heal();
     const [attempt] = attemptsOfOrder(w.h.rt.db, order(orderId).id);
@@ -155,7 +155,7 @@ describe('SUI payouts on the fake Sui node', () => {
     const before = await w.balanceOf(receiver, w.node.usdcType);
     const { orderId } = await payout('USDC', '4');
     w.node.fail({ mode: 'unavailable', count: 50, methods: ['ExecuteTransaction'] });
-    const fast = suiAdapterFor(w, (s, l) => new SuiAdapter(s, l, { baseDelayMs: 1 }));
+    const fast = suiAdapterFor(w, (s, l) => createSuiAdapter(s, l, { baseDelayMs: 1 }));
     await expect(w.payouts(fast)).rejects.toThrow(/UNAVAILABLE/);
     w.node.heal();
     const [stale] = attemptsOfOrder(w.h.rt.db, order(orderId).id);
@@ -182,12 +182,8 @@ describe('SUI payouts on the fake Sui node', () => {
   });
 
   it('fails the payout when its transaction runs out of gas on chain, and sends nothing again', async () => {
-    class UnderBudget extends SuiAdapter {
-      protected override gasBudget(cost: bigint): bigint {
-        return cost / 2n; // as if the dry run under-reported the cost
-      }
-    }
-    const under = suiAdapterFor(w, (s, l) => new UnderBudget(s, l));
+    // as if the dry run under-reported the cost
+    const under = suiAdapterFor(w, (s, l) => createSuiAdapter(s, l, { gasBudget: (cost) => cost / 2n }));
     const before = await w.balanceOf(receiver, w.node.usdcType);
     const usdcBefore = await w.balanceOf(w.hot, w.node.usdcType);
     const { orderId } = await payout('USDC', '5');

@@ -1,7 +1,8 @@
 import { TronWeb } from 'tronweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChainMismatchError, PayoutRejectedError, type TokenSpec } from '../../src/chains/port.ts';
-import { TronAdapter, type TronAdapterOptions } from '../../src/chains/tron/adapter.ts';
+import type { TokenSpec } from '../../src/chains/port.ts';
+import { createTronAdapter, type TronAdapter } from '../../src/chains/tron/adapter.ts';
+import type { TronOptions } from '../../src/chains/tron/context.ts';
 import { activeChain } from '../../src/config/active-chain.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { type FakeTronNode, startFakeTronNode } from '../../src/devnet/tron/index.ts';
@@ -40,7 +41,7 @@ async function adapterFor(
     confirmations?: number | 'finalized';
     chainId?: number;
     tokens?: unknown[];
-  } & TronAdapterOptions = {},
+  } & TronOptions = {},
 ) {
   const base = tronChainConfig(options.rpc ?? [node.url], { confirmations: options.confirmations }) as {
     chains: { TRON: { testnet: Record<string, unknown> } };
@@ -48,7 +49,7 @@ async function adapterFor(
   if (options.chainId !== undefined) base.chains.TRON.testnet.chainId = options.chainId;
   if (options.tokens) base.chains.TRON.testnet.tokens = options.tokens;
   const config = await loadConfig({ env: {}, overrides: base });
-  return new TronAdapter(activeChain(config, 'TRON'), silentLogger(), options);
+  return createTronAdapter(activeChain(config, 'TRON'), silentLogger(), options);
 }
 
 /** The customer pays with tronweb; returns the txid (in the pool, not mined). */
@@ -148,7 +149,7 @@ describe('TronAdapter against the fake node', () => {
     const missing = await adapterFor({
       tokens: [{ symbol: 'USDT', contract: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf', decimals: 6 }],
     });
-    await expect(missing.connect()).rejects.toBeInstanceOf(ChainMismatchError);
+    await expect(missing.connect()).rejects.toMatchObject({ name: 'ChainError', code: 'wrong_network' });
     const genesis = await (
       await fetch(`${node.url}/wallet/getblockbynum`, { method: 'POST', body: '{"num":0}' })
     ).json();
@@ -318,7 +319,7 @@ describe('TronAdapter against the fake node', () => {
         amountBase: 1n,
         nonce: null,
       }),
-    ).rejects.toBeInstanceOf(PayoutRejectedError);
+    ).rejects.toMatchObject({ name: 'ChainError', code: 'payout_rejected' });
   });
 });
 
@@ -350,7 +351,7 @@ describe('RPC resilience', () => {
   it('fails over to the next URL when the first refuses connections', async () => {
     const a = await adapterFor({ rpc: ['http://127.0.0.1:9', node.url] });
     expect((await a.heads()).head).toBe(node.head());
-    const stats = a.endpoints.statistics();
+    const stats = a.ctx.endpoints.statistics();
     expect(stats[0]?.errors).toBeGreaterThan(0);
     expect(stats[1]?.requests).toBeGreaterThan(0);
   });
@@ -361,7 +362,7 @@ describe('RPC resilience', () => {
     node.fail({ mode: '429', count: 1, paths: ['getblock'] });
     node.fail({ mode: 'lack-of-resources', count: 1, paths: ['getblock'] });
     expect((await a.heads()).head).toBe(node.head());
-    expect(a.endpoints.statistics()[0]?.errors).toBe(3);
+    expect(a.ctx.endpoints.statistics()[0]?.errors).toBe(3);
   });
 
   it('times out a hanging node and fails over to the second URL', async () => {
@@ -369,7 +370,7 @@ describe('RPC resilience', () => {
     const a = await adapterFor({ rpc: [node.url, second], timeoutMs: 300 });
     node.fail({ mode: 'timeout', count: 1, paths: ['getblock'] });
     expect((await a.block(1))?.number).toBe(1);
-    const stats = a.endpoints.statistics();
+    const stats = a.ctx.endpoints.statistics();
     expect(stats[0]).toMatchObject({ requests: 1, errors: 1 });
     expect(stats[1]).toMatchObject({ requests: 1, errors: 0 });
   });
@@ -425,7 +426,7 @@ describe('RPC resilience', () => {
       await w.payouts();
       expect(w.node.trc20Balance(USDT, other) - before).toBe(1_000_000n);
       const stats = w.h.rt.adapters.get('TRON') as TronAdapter;
-      expect(stats.endpoints.statistics()[0]?.errors).toBeGreaterThan(0);
+      expect(stats.ctx.endpoints.statistics()[0]?.errors).toBeGreaterThan(0);
     } finally {
       await w.close();
     }

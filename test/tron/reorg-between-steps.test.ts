@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ChainAdapter } from '../../src/chains/port.ts';
-import { TronAdapter } from '../../src/chains/tron/adapter.ts';
+import { createTronAdapter } from '../../src/chains/tron/adapter.ts';
 import { activeChain } from '../../src/config/active-chain.ts';
 import { transfersOfChain } from '../../src/db/repositories/chain-scan.ts';
 import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
@@ -32,7 +32,7 @@ afterAll(() => w?.close());
 
 it('finds a payment that a reorganisation between two scan steps moved below the checkpoint', async () => {
   const settings = activeChain(w.h.rt.config, 'TRON');
-  const scanner = new TronAdapter(settings, silentLogger());
+  const scanner = createTronAdapter(settings, silentLogger());
   const tokens = (await listTokens(w.h.rt)).filter((t) => t.chain === 'TRON');
   const r = await body<{ address: string }>(
     await w.h.post('/v1/order/createCollection', m, {

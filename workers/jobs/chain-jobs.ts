@@ -1,5 +1,6 @@
+import { isChainError } from '../../src/chains/errors.ts';
 import type { ChainHealth } from '../../src/chains/health.ts';
-import { type ChainAdapter, ChainMismatchError } from '../../src/chains/port.ts';
+import type { ChainAdapter } from '../../src/chains/port.ts';
 import { activeChain } from '../../src/config/active-chain.ts';
 import type { Chain } from '../../src/domain/chains.ts';
 import type { Deps } from '../../src/services/deps.ts';
@@ -31,7 +32,7 @@ export function chainJobs(adapters: ReadonlyMap<Chain, ChainAdapter>, health: Ch
           return true;
         } catch (error) {
           status.lastError = (error as Error).message;
-          if (error instanceof ChainMismatchError) {
+          if (isChainError(error, 'wrong_network')) {
             status.state = 'disabled';
             log.error({ reason: status.lastError }, 'chain disabled');
           } else {
