@@ -54,15 +54,6 @@ describe('RPC resilience', () => {
     expect(adapter.ctx.endpoints.statistics()[0]?.errors).toBe(1);
     proxy.clear();
   });
-
-  it('refuses an RPC that serves another chain id', async () => {
-    const config = await loadConfig({
-      env: {},
-      overrides: devnetChainConfig(devnet, { rpc: () => [devnet.get('BSC').url] }),
-    });
-    const adapter = createEvmAdapter(activeChain(config, 'ETH'), silentLogger());
-    await expect(adapter.connect()).rejects.toMatchObject({ name: 'ChainError', code: 'wrong_network' });
-  });
 });
 
 describe('the worker with one chain misconfigured and one down', () => {
