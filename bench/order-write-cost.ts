@@ -14,9 +14,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { bootstrap, type Runtime } from '../src/bootstrap.ts';
+import { bootstrap } from '../src/bootstrap.ts';
 import { silentLogger } from '../src/lib/logger.ts';
 import { createCollection } from '../src/services/create-collection.ts';
+import type { Deps } from '../src/services/deps.ts';
 import { fillAddressPool } from '../src/services/fill-address-pool.ts';
 import { createMerchant } from '../src/services/manage-merchants.ts';
 import { MerchantDirectory } from '../src/services/merchant-directory.ts';
@@ -60,7 +61,7 @@ async function open(name: string, dropDashboardIndexes: boolean) {
 }
 
 let n = 0;
-async function round(world: { rt: Runtime; v3: unknown; v2: unknown }, kind: 'v2' | 'v3'): Promise<number> {
+async function round(world: { rt: Deps; v3: unknown; v2: unknown }, kind: 'v2' | 'v3'): Promise<number> {
   const merchant = world[kind] as Parameters<typeof createCollection>[1];
   const started = performance.now();
   for (let done = 0; done < perRound; done += concurrency) {

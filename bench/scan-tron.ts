@@ -27,7 +27,7 @@ import { type FakeTronState, startFakeTronNode } from '../src/devnet/tron/index.
 import { createCollection } from '../src/services/create-collection.ts';
 import { MerchantDirectory } from '../src/services/merchant-directory.ts';
 import { listTokens } from '../src/services/resolve-token.ts';
-import { scanChain } from '../src/services/scan-chain.ts';
+import { scanChain } from '../src/services/scan-chain/scan-chain.ts';
 import { makeHarness } from '../test/helpers/harness.ts';
 import { CUSTOMER, CUSTOMER_KEY, tronChainConfig, tronGenesis, USDT } from '../test/helpers/tron-chain.ts';
 import { chainJobs } from '../workers/jobs/chain-jobs.ts';
@@ -199,7 +199,7 @@ async function catchUp(deposits: number, blocks: number, warm: boolean) {
 
 async function detection(samples: number) {
   const { node, h, m, merchant } = await world(1000, POLL_MS);
-  const worker = await startWorker(h.rt, [chainJobs(h.rt.adapters, h.rt.health)]);
+  const worker = await startWorker(h.rt, [chainJobs]);
   try {
     const latencies: number[] = [];
     for (let i = 0; i < samples; i++) {

@@ -19,7 +19,7 @@ import { createKeyRing } from '../src/keys/key-ring.ts';
 import { createCollection } from '../src/services/create-collection.ts';
 import { MerchantDirectory } from '../src/services/merchant-directory.ts';
 import { listTokens } from '../src/services/resolve-token.ts';
-import { scanChain } from '../src/services/scan-chain.ts';
+import { scanChain } from '../src/services/scan-chain/scan-chain.ts';
 import { customer, devnetChainConfig } from '../test/helpers/evm-chain.ts';
 import { makeHarness, TEST_MNEMONIC } from '../test/helpers/harness.ts';
 import { chainJobs } from '../workers/jobs/chain-jobs.ts';
@@ -142,7 +142,7 @@ async function detection() {
     clockStart: Date.now(),
     chains: true,
   });
-  const worker = await startWorker(h.rt, [chainJobs(h.rt.adapters, h.rt.health)]);
+  const worker = await startWorker(h.rt, [chainJobs]);
   try {
     const m = await h.merchant('V3');
     const merchant = new MerchantDirectory(h.rt).byId(m.merchantId);

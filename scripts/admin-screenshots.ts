@@ -48,7 +48,7 @@ const stopClock = followRealTime(w.h.clock);
 const receiver = await startReceiver();
 mountAdminDashboard(w.h.app, w.h.rt);
 const served = await serveApp(w.h.app);
-const worker = await startWorker(w.h.rt, [chainJobs(w.h.rt.adapters, w.h.rt.health), webhookJobs]);
+const worker = await startWorker(w.h.rt, [chainJobs, webhookJobs]);
 const browser = await launchBrowser();
 try {
   mkdirSync(docs, { recursive: true });

@@ -43,14 +43,6 @@ export interface BootstrapOptions {
   lockWait?: LockWait;
 }
 
-/** A process's dependencies plus a way to release them. */
-export interface Runtime extends Deps {
-  /** Adapters of the enabled chains (empty unless bootstrapped with `chains: true`). */
-  adapters: Map<Chain, ChainAdapter>;
-  health: ChainHealth;
-  close(): void;
-}
-
 /** A short public fingerprint of the operator keys, to catch a database opened with another mnemonic. */
 export function keyFingerprint(keys: KeyRing): string {
   return createHash('sha256')
@@ -64,7 +56,7 @@ export function keyFingerprint(keys: KeyRing): string {
  * database (migrated as asked), key ring and secret box. Every configuration problem is collected
  * and thrown at once as ConfigError; nothing is half-started.
  */
-export async function bootstrap(options: BootstrapOptions = {}): Promise<Runtime> {
+export async function bootstrap(options: BootstrapOptions = {}): Promise<Deps> {
   const env = options.env ?? process.env;
   const problems: string[] = [];
   let config: Awaited<ReturnType<typeof loadConfig>> | null = null;

@@ -1,5 +1,6 @@
 import { probeWrite } from '../db/repositories/ops.ts';
-import { type ChainProgress, chainProgress, type OpsDeps } from './chain-progress.ts';
+import { type ChainProgress, chainProgress } from './chain-progress.ts';
+import type { Deps } from './deps.ts';
 
 /** A write probe younger than this is reused, so a flood of probes costs at most one write a second. */
 export const WRITE_PROBE_REUSE_MS = 1000;
@@ -22,7 +23,7 @@ export interface Readiness {
   chains: ChainProgress[];
 }
 
-function probe(deps: OpsDeps, now: number): DatabaseCheck {
+function probe(deps: Pick<Deps, 'config' | 'db' | 'clock' | 'health'>, now: number): DatabaseCheck {
   const started = performance.now();
   let error: string | null = null;
   try {
@@ -45,7 +46,10 @@ function probe(deps: OpsDeps, now: number): DatabaseCheck {
  * `previous` is reused while younger than WRITE_PROBE_REUSE_MS. Never throws: a failed write is
  * reported as not writable.
  */
-export async function checkReadiness(deps: OpsDeps, previous?: Readiness | null): Promise<Readiness> {
+export async function checkReadiness(
+  deps: Pick<Deps, 'config' | 'db' | 'clock' | 'health'>,
+  previous?: Readiness | null,
+): Promise<Readiness> {
   const checkedAt = deps.clock.now();
   const age = previous ? checkedAt - previous.database.probedAt : Number.POSITIVE_INFINITY;
   const database =

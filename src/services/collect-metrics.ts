@@ -6,7 +6,8 @@ import {
   webhookEventCounts,
 } from '../db/repositories/ops.ts';
 import { heldPayoutCounts } from '../db/repositories/payouts.ts';
-import { type ChainProgress, chainProgress, type OpsDeps } from './chain-progress.ts';
+import { type ChainProgress, chainProgress } from './chain-progress.ts';
+import type { Deps } from './deps.ts';
 import { PrometheusText, type Sample } from './prometheus-text.ts';
 
 /** Running attempt totals per database: attempt rows are only appended, so each scrape reads the new ones. */
@@ -28,7 +29,9 @@ function perChain(progress: ChainProgress[], pick: (p: ChainProgress) => number 
  * per chain and redacted URL (this process's adapters); webhook events by status and delivery
  * attempts; process memory. Reads only. Costs one pass over the orders and webhook_events indexes.
  */
-export async function collectMetrics(deps: OpsDeps): Promise<string> {
+export async function collectMetrics(
+  deps: Pick<Deps, 'config' | 'db' | 'clock' | 'health' | 'adapters'>,
+): Promise<string> {
   const now = deps.clock.now();
   const text = new PrometheusText();
   text.family('kassa_info', 'gauge', 'Always 1; labels describe this installation.', [
@@ -149,7 +152,7 @@ export async function collectMetrics(deps: OpsDeps): Promise<string> {
 
   const requests: Sample[] = [];
   const errors: Sample[] = [];
-  for (const [chain, adapter] of deps.adapters ?? []) {
+  for (const [chain, adapter] of deps.adapters) {
     for (const s of adapter.rpcStatistics?.() ?? []) {
       requests.push({ labels: { chain, url: s.url }, value: s.requests });
       errors.push({ labels: { chain, url: s.url }, value: s.errors });

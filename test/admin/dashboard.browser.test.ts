@@ -57,7 +57,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   mountAdminDashboard(w.h.app, w.h.rt);
   served = await serveApp(w.h.app);
-  worker = await startWorker(w.h.rt, [chainJobs(w.h.rt.adapters, w.h.rt.health), webhookJobs]);
+  worker = await startWorker(w.h.rt, [chainJobs, webhookJobs]);
   await createAdminUser(w.h.rt, { ...ADMIN, role: 'admin' });
   await createAdminUser(w.h.rt, { ...VIEWER, role: 'viewer' });
   m = await w.h.merchant('V3', receiver.url);

@@ -1,6 +1,5 @@
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChainHealth } from '../../src/chains/health.ts';
 import { getCursor, unattributedTransfers } from '../../src/db/repositories/chain-scan.ts';
 import { applyOrderTransitions, findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
 import { webhookEvents } from '../../src/db/schema/webhook-events.ts';
@@ -58,8 +57,8 @@ const typesOf = (orderId: string) => {
 };
 
 it('keeps a paid order through an outage from the first start, and credits it when the RPC returns', async () => {
-  const health = new ChainHealth();
-  worker = await startWorker(h.rt, [chainJobs(h.rt.adapters, health)]);
+  const health = h.rt.health;
+  worker = await startWorker(h.rt, [chainJobs]);
   await expect.poll(() => health.get('ETH').lastError ?? '', { timeout: 20_000 }).not.toBe('');
 
   const create = async (orderId: string) =>

@@ -161,7 +161,8 @@ describe('a worker killed with SIGKILL while paying out', () => {
     proxy.add({ method: 'eth_sendRawTransaction', fault: { kind: 'hold', phase: 'response' } });
     const child = startWorker();
     await expect.poll(() => proxy.held, { timeout: 30_000 }).toBeGreaterThan(0);
-    expect(await received(to)).toBe(4_000_000n); // anvil mined it; the worker never heard
+    // anvil took it (and mines it as it answers); the worker never hears back
+    await expect.poll(() => received(to), { timeout: 10_000 }).toBe(4_000_000n);
     await kill(child);
     proxy.clear();
     await restartUntilSettled(id);

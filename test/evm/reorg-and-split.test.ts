@@ -8,7 +8,7 @@ import { REORG_REVERT_REASON } from '../../src/domain/collection-progress.ts';
 import { collectMetrics } from '../../src/services/collect-metrics.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { listTokens } from '../../src/services/resolve-token.ts';
-import { scanChain } from '../../src/services/scan-chain.ts';
+import { scanChain } from '../../src/services/scan-chain/scan-chain.ts';
 import { type EvmWorld, evmWorld } from '../helpers/evm-chain.ts';
 import { body } from '../helpers/harness.ts';
 import { hookedAdapter } from '../helpers/hooked-adapter.ts';

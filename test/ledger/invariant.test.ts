@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bootstrap, type Runtime } from '../../src/bootstrap.ts';
+import { bootstrap } from '../../src/bootstrap.ts';
 import { listBalances, sumLedgerEntries } from '../../src/db/repositories/ledger.ts';
 import { applyOrderTransitions, findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
 import { AppError } from '../../src/domain/errors.ts';
@@ -10,6 +10,7 @@ import { silentLogger } from '../../src/lib/logger.ts';
 import { checkoutLinkKey } from '../../src/services/checkout-link.ts';
 import { createCollection } from '../../src/services/create-collection.ts';
 import { createPayout } from '../../src/services/create-payout.ts';
+import type { Deps } from '../../src/services/deps.ts';
 import { adjustLedger } from '../../src/services/manage-ledger.ts';
 import type { Merchant } from '../../src/services/merchant-directory.ts';
 import { makeHarness, TEST_MASTER_KEY, TEST_MNEMONIC } from '../helpers/harness.ts';
@@ -45,7 +46,7 @@ const TOKENS = [
 ] as const;
 const FEE = '0.50';
 
-async function reopen(path: string): Promise<Runtime> {
+async function reopen(path: string): Promise<Deps> {
   return bootstrap({
     env: { KASSA_DB: path, KASSA_MNEMONIC: TEST_MNEMONIC, KASSA_MASTER_KEY: TEST_MASTER_KEY },
     overrides: { orders: { handlingFee: FEE } },
@@ -58,7 +59,7 @@ async function history(seed: number, steps: number) {
   const rnd = random(seed);
   const h = await makeHarness({ orders: { handlingFee: FEE } });
   const dbPath = join(h.dir, 'kassa.db');
-  let rt: Runtime = h.rt;
+  let rt: Deps = h.rt;
   const merchants: Merchant[] = [];
   for (let i = 0; i < 2; i++) {
     const created = await h.merchant('V3');

@@ -4,7 +4,7 @@ import { createSuiAdapter, type SuiAdapter } from '../../src/chains/sui/adapter.
 import { getCursor } from '../../src/db/repositories/chain-scan.ts';
 import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
 import { listTokens } from '../../src/services/resolve-token.ts';
-import { scanChain } from '../../src/services/scan-chain.ts';
+import { scanChain } from '../../src/services/scan-chain/scan-chain.ts';
 import { body } from '../helpers/harness.ts';
 import { type SuiWorld, suiAdapterFor, suiWorld, USDC } from '../helpers/sui-chain.ts';
 

@@ -7,12 +7,12 @@ import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts'
 import { silentLogger } from '../../src/lib/logger.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { listTokens } from '../../src/services/resolve-token.ts';
-import { scanChain } from '../../src/services/scan-chain.ts';
+import { scanChain } from '../../src/services/scan-chain/scan-chain.ts';
 import { body } from '../helpers/harness.ts';
 import { type TronWorld, tronWorld } from '../helpers/tron-chain.ts';
 
 /*
- * An engine test (src/services/scan-chain.ts) on the fake TRON node: the chain reorganises BETWEEN
+ * An engine test (src/services/scan-chain/) on the fake TRON node: the chain reorganises BETWEEN
  * two scan steps of one pass, below the checkpoint the first step wrote. The second step's own
  * blocks are consistent (the block at its end is the same before and after), yet the blocks up to
  * the checkpoint were replaced: the payment re-included there must still be found.

@@ -1,4 +1,4 @@
-import type { ChainHeads, ObservedTransfer } from '../chains/port.ts';
+import type { ChainHeads, ObservedTransfer } from '../../chains/port.ts';
 import {
   collectionsByAddress,
   ordersByIds,
@@ -6,13 +6,14 @@ import {
   type TransferWrite,
   transfersOfOrders,
   transfersOfTransactions,
-} from '../db/repositories/chain-scan.ts';
-import type { OrderTransition } from '../db/repositories/orders.ts';
-import { collectionProgress, type TransferFact } from '../domain/collection-progress.ts';
-import { isFinalStatus, type Order } from '../domain/order.ts';
-import { newId } from '../lib/ids.ts';
-import type { Deps } from './deps.ts';
-import type { TokenRef } from './payout-funding.ts';
+} from '../../db/repositories/chain-scan.ts';
+import type { OrderTransition } from '../../db/repositories/orders.ts';
+import { collectionProgress, type TransferFact } from '../../domain/collection-progress.ts';
+import { isFinalStatus, type Order } from '../../domain/order.ts';
+import { newId } from '../../lib/ids.ts';
+import type { Deps } from '../deps.ts';
+import type { TokenRef } from '../payout-funding.ts';
+import { attribute, sameContract } from './attribute.ts';
 
 /** What one atomic scan write holds: transfer rows, status changes, and the orders they move. */
 export interface TransferPlan {
@@ -29,26 +30,9 @@ export interface StatusChange {
   status: 'final' | 'orphaned';
 }
 
-function sameContract(a: string | null, b: string | null): boolean {
-  return (a ?? '').toLowerCase() === (b ?? '').toLowerCase();
-}
-
 /** The natural key of a transfer: its transaction and its place in it. */
 export function transferKey(t: { txid: string; eventKey: string }): string {
   return `${t.txid}|${t.eventKey}`;
-}
-
-/** Why a transfer is not credited to the order at its address, or null when it is. */
-function unattributedReason(
-  t: ObservedTransfer,
-  order: Order | undefined,
-  alreadyCredited: boolean,
-): string | null {
-  if (!order) return 'no-order';
-  if (!sameContract(order.tokenContract, t.contract)) return 'wrong-token';
-  if (t.timestamp * 1000 > order.expiresAt) return 'late';
-  if (isFinalStatus(order.status) && !alreadyCredited) return 'order-final';
-  return null;
 }
 
 /**
@@ -131,9 +115,11 @@ export function planTransferWrites(
   const writes: TransferWrite[] = [];
   for (const t of observed) {
     const order = byAddress.get(t.to);
-    const reason = unattributedReason(t, order, credited.has(transferKey(t)));
+    const { status, orderRef, reason } = attribute(t, order, {
+      alreadyCredited: credited.has(transferKey(t)),
+      finalHeight: heads.final,
+    });
     const token = tokens.find((x) => sameContract(x.contract, t.contract));
-    const status = !t.success ? 'failed' : t.blockNum <= heads.final ? 'final' : 'pending';
     writes.push({
       id: newId('dep'),
       chain,
@@ -148,11 +134,11 @@ export function planTransferWrites(
       symbol: token?.symbol ?? 'UNKNOWN',
       amountBase: t.amountBase,
       status,
-      orderRef: reason ? null : (order?.id ?? null),
+      orderRef,
       unattributedReason: reason,
     });
-    if (!reason && order) {
-      override(order.id, { ...t, status });
+    if (orderRef) {
+      override(orderRef, { ...t, status });
     } else if (reason && !storedByKey.has(transferKey(t))) {
       deps.logger.warn(
         { chain, txid: t.txid, to: t.to, reason, amount: t.amountBase.toString() },

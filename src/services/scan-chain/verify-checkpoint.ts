@@ -1,13 +1,14 @@
-import type { ChainAdapter, ChainHeads } from '../chains/port.ts';
+import type { ChainAdapter, ChainHeads } from '../../chains/port.ts';
 import {
   type BlockHash,
   type Cursor,
   pendingTransfers,
   recordScan,
   unfinalBlocks,
-} from '../db/repositories/chain-scan.ts';
-import type { Deps } from './deps.ts';
-import type { TokenRef } from './payout-funding.ts';
+} from '../../db/repositories/chain-scan.ts';
+import type { Deps } from '../deps.ts';
+import type { TokenRef } from '../payout-funding.ts';
+import { logMoves } from './log-moves.ts';
 import { planTransferWrites } from './plan-transfer-writes.ts';
 import { relocateTransfers, vanishedTransfers } from './relocate-transfers.ts';
 
@@ -140,13 +141,9 @@ async function rewind(
     },
     'chain reorganisation: the checkpoint left the chain; rescanning from the fork',
   );
-  for (const t of plan.transitions) {
-    if (t.patch.status !== t.order.status) {
-      deps.logger.warn(
-        { chain, orderId: t.order.orderId, from: t.order.status, to: t.patch.status },
-        'collection moved by a reorganisation',
-      );
-    }
-  }
+  logMoves(deps.logger, chain, plan.transitions, {
+    level: 'warn',
+    message: 'collection moved by a reorganisation',
+  });
   return { cursor: next, reorg };
 }
