@@ -15,6 +15,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bootstrap } from '../src/bootstrap.ts';
+import { sqliteOf } from '../src/db/sqlite-store.ts';
 import { silentLogger } from '../src/lib/logger.ts';
 import { createCollection } from '../src/services/create-collection.ts';
 import type { Deps } from '../src/services/deps.ts';
@@ -46,7 +47,7 @@ async function open(name: string, dropDashboardIndexes: boolean) {
     logger: silentLogger(),
   });
   if (dropDashboardIndexes)
-    rt.db.$client.exec(
+    sqliteOf(rt.db).$client.exec(
       'DROP INDEX orders_created; DROP INDEX orders_uid; DROP INDEX orders_receive_address;',
     );
   const directory = new MerchantDirectory(rt);
@@ -55,8 +56,8 @@ async function open(name: string, dropDashboardIndexes: boolean) {
   while ((await fillAddressPool(rt, 'evm', rounds * perRound * 2 + 100, 1000)) > 0) {}
   return {
     rt,
-    v3: directory.byId(v3.merchantId) as NonNullable<ReturnType<MerchantDirectory['byId']>>,
-    v2: directory.byId(v2.merchantId) as NonNullable<ReturnType<MerchantDirectory['byId']>>,
+    v3: (await directory.byId(v3.merchantId))!,
+    v2: (await directory.byId(v2.merchantId))!,
   };
 }
 

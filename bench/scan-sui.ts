@@ -89,14 +89,14 @@ async function world(node: FakeProcess, pollIntervalMs: number, confirmations: n
     chains: true,
   });
   const m = await h.merchant('V3');
-  const merchant = new MerchantDirectory(h.rt).byId(m.merchantId);
+  const merchant = await new MerchantDirectory(h.rt).byId(m.merchantId);
   if (!merchant) throw new Error('no merchant');
   const adapter = h.rt.adapters.get('SUI');
   if (!adapter) throw new Error('no SUI adapter');
   await adapter.connect();
   const open = async (orderId: string) =>
     (await createCollection(h.rt, merchant, { amount: '1', symbol: 'USDC', chain: 'SUI', orderId })).address;
-  const status = (orderId: string) => findOrderByMerchantOrderId(h.rt.db, m.merchantId, orderId)?.status;
+  const status = (orderId: string) => findOrderByMerchantOrderId(h.db, m.merchantId, orderId)?.status;
   return { h, adapter, open, status };
 }
 

@@ -119,7 +119,7 @@ async function world(blockIntervalMs: number, pollIntervalMs: number) {
     { clockStart: (await node.state()).headTimestamp, chains: true },
   );
   const m = await h.merchant('V3');
-  const merchant = new MerchantDirectory(h.rt).byId(m.merchantId);
+  const merchant = await new MerchantDirectory(h.rt).byId(m.merchantId);
   if (!merchant) throw new Error('merchant');
   const adapter = h.rt.adapters.get('TRON');
   if (!adapter) throw new Error('no TRON adapter');
@@ -175,7 +175,7 @@ async function catchUp(deposits: number, blocks: number, warm: boolean) {
     const cpu = process.cpuUsage(cpu0);
     const cpuMs = (cpu.user + cpu.system) / 1000;
     const credited = Array.from({ length: deposits }, (_, i) =>
-      findOrderByMerchantOrderId(h.rt.db, m.merchantId, `b-${i}`),
+      findOrderByMerchantOrderId(h.db, m.merchantId, `b-${i}`),
     ).filter((o) => o?.status === 'SUCCESS').length;
     return {
       blocksSignedBeforeTiming: warm,
@@ -221,7 +221,7 @@ async function detection(samples: number) {
           });
           if (Object.keys((await res.json()) as object).length > 0) minedAt = performance.now();
         }
-        if (minedAt && findOrderByMerchantOrderId(h.rt.db, m.merchantId, orderId)?.status === 'SUCCESS')
+        if (minedAt && findOrderByMerchantOrderId(h.db, m.merchantId, orderId)?.status === 'SUCCESS')
           doneAt = performance.now();
         await new Promise((resolve) => setTimeout(resolve, 5));
       }

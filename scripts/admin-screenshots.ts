@@ -61,7 +61,7 @@ try {
   });
   w.h.clock.advance(1100);
   const order = (m: typeof shop, orderId: string) =>
-    findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, orderId) as Order;
+    findOrderByMerchantOrderId(w.h.db, m.merchantId, orderId) as Order;
   const collect = async (m: typeof shop, data: Record<string, string>) => {
     const r = await body<{ address: string }>(await w.h.post('/v1/order/createCollection', m, data));
     if (r.code !== 200) throw new Error(r.msg);

@@ -9,6 +9,7 @@ import type { ConfigInput } from './config/schema.ts';
 import { openDatabase } from './db/client.ts';
 import { applyMigrations, hasPendingMigrations, isNewDatabase } from './db/migrate.ts';
 import { getSetting, setSettingOnce } from './db/repositories/settings.ts';
+import { createSqliteStore } from './db/sqlite-store.ts';
 import { startWalCheckpointer } from './db/wal-checkpointer.ts';
 import { configureLockWait, type LockWait } from './db/write-lock.ts';
 import type { Chain } from './domain/chains.ts';
@@ -121,7 +122,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<Deps> {
     const checkpointer = options.walCheckpointer ? startWalCheckpointer(db, config.db, logger) : null;
     return {
       config,
-      db,
+      db: createSqliteStore(db),
       clock: options.clock ?? systemClock,
       logger,
       box: secrets.masterKey ? createCryptoBox(secrets.masterKey) : null,

@@ -1,7 +1,7 @@
 import type { ChainStatus } from '../chains/health.ts';
 import { activeChain } from '../config/active-chain.ts';
 import type { Config } from '../config/schema.ts';
-import { type CursorTimes, cursorTimes } from '../db/repositories/ops.ts';
+import type { CursorTimes } from '../db/store.ts';
 import { CHAINS, type Chain } from '../domain/chains.ts';
 import type { Deps } from './deps.ts';
 
@@ -148,7 +148,7 @@ export async function chainProgress(
   deps: Pick<Deps, 'config' | 'db' | 'clock' | 'health'>,
 ): Promise<ChainProgress[]> {
   const now = deps.clock.now();
-  const cursors = new Map(cursorTimes(deps.db).map((c) => [c.chain, c]));
+  const cursors = new Map((await deps.db.cursorTimes()).map((c) => [c.chain, c]));
   const statuses = new Map(deps.health.all().map((s) => [s.chain, s]));
   const out: ChainProgress[] = [];
   for (const chain of CHAINS) {

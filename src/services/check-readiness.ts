@@ -1,4 +1,3 @@
-import { probeWrite } from '../db/repositories/ops.ts';
 import { type ChainProgress, chainProgress } from './chain-progress.ts';
 import type { Deps } from './deps.ts';
 
@@ -23,11 +22,14 @@ export interface Readiness {
   chains: ChainProgress[];
 }
 
-function probe(deps: Pick<Deps, 'config' | 'db' | 'clock' | 'health'>, now: number): DatabaseCheck {
+async function probe(
+  deps: Pick<Deps, 'config' | 'db' | 'clock' | 'health'>,
+  now: number,
+): Promise<DatabaseCheck> {
   const started = performance.now();
   let error: string | null = null;
   try {
-    probeWrite(deps.db, now);
+    await deps.db.probeWrite(now);
   } catch (e) {
     error = (e as Error).message;
   }
@@ -53,7 +55,7 @@ export async function checkReadiness(
   const checkedAt = deps.clock.now();
   const age = previous ? checkedAt - previous.database.probedAt : Number.POSITIVE_INFINITY;
   const database =
-    previous && age >= 0 && age < WRITE_PROBE_REUSE_MS ? previous.database : probe(deps, checkedAt);
+    previous && age >= 0 && age < WRITE_PROBE_REUSE_MS ? previous.database : await probe(deps, checkedAt);
   const chains = await chainProgress(deps);
   return { ready: database.writable && chains.every((c) => c.ready), checkedAt, database, chains };
 }

@@ -1,11 +1,3 @@
-import {
-  oldestQueuedPayouts,
-  orderCounts,
-  reorgStats,
-  webhookAttemptsSince,
-  webhookEventCounts,
-} from '../db/repositories/ops.ts';
-import { heldPayoutCounts } from '../db/repositories/payouts.ts';
 import { type ChainProgress, chainProgress } from './chain-progress.ts';
 import type { Deps } from './deps.ts';
 import { PrometheusText, type Sample } from './prometheus-text.ts';
@@ -38,7 +30,7 @@ export async function collectMetrics(
     { labels: { network: deps.config.network }, value: 1 },
   ]);
 
-  const counts = orderCounts(deps.db);
+  const counts = await deps.db.orderCounts();
   text.family(
     'kassa_orders',
     'gauge',
@@ -60,7 +52,7 @@ export async function collectMetrics(
     'Payouts accepted and not yet signed and sent (status INIT), per chain.',
     [...queueChains].map((chain) => ({ labels: { chain }, value: queued.get(chain) ?? 0 })),
   );
-  const held = await heldPayoutCounts(deps.db);
+  const held = await deps.db.heldPayoutCounts();
   const heldChains = new Set([...queueChains, ...held.map((h) => h.chain)]);
   text.family(
     'kassa_payouts_held',
@@ -77,7 +69,7 @@ export async function collectMetrics(
     'kassa_payout_queue_oldest_seconds',
     'gauge',
     'Age of the oldest payout still waiting to be sent, per chain (absent when none waits).',
-    oldestQueuedPayouts(deps.db).map((p) => ({
+    (await deps.db.oldestQueuedPayouts()).map((p) => ({
       labels: { chain: p.chain },
       value: Math.max(0, (now - p.createdAt) / 1000),
     })),
@@ -133,7 +125,7 @@ export async function collectMetrics(
       perChain(progress, (p) => p.budgetSeconds),
     );
 
-  const reorgs = reorgStats(deps.db);
+  const reorgs = await deps.db.reorgStats();
   text
     .family(
       'kassa_chain_reorgs_total',
@@ -172,7 +164,7 @@ export async function collectMetrics(
       errors,
     );
 
-  const events = webhookEventCounts(deps.db);
+  const events = await deps.db.webhookEventCounts();
   const byStatus = new Map(events.byStatus.map((s) => [s.status, s.n]));
   text.family(
     'kassa_webhook_events',
@@ -190,7 +182,7 @@ export async function collectMetrics(
     [{ value: events.oldestPendingAt === null ? 0 : Math.max(0, (now - events.oldestPendingAt) / 1000) }],
   );
   const totals = attemptTotals.get(deps.db) ?? { lastId: 0, attempts: 0, delivered: 0 };
-  const fresh = webhookAttemptsSince(deps.db, totals.lastId);
+  const fresh = await deps.db.webhookAttemptsSince(totals.lastId);
   totals.lastId = fresh.lastId;
   totals.attempts += fresh.attempts;
   totals.delivered += fresh.delivered;

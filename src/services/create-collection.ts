@@ -1,4 +1,3 @@
-import { createOrder } from '../db/repositories/orders.ts';
 import { familyOf } from '../domain/chains.ts';
 import type { Order } from '../domain/order.ts';
 import { newId } from '../lib/ids.ts';
@@ -50,7 +49,7 @@ export async function createCollection(
     amount: input.amountBase.toString(),
     uid: input.uid,
   });
-  const result = await createOrder(deps.db, {
+  const result = await deps.db.createOrder({
     order: {
       merchantId: merchant.id,
       orderId,

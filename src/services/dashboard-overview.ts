@@ -1,5 +1,3 @@
-import { openOrderCounts } from '../db/repositories/order-stats.ts';
-import { webhookAttentionCounts } from '../db/repositories/webhook-log.ts';
 import type { OrderStatus } from '../domain/order.ts';
 import { type ChainProgress, chainProgress } from './chain-progress.ts';
 import type { Deps } from './deps.ts';
@@ -23,13 +21,13 @@ export async function overviewNow(
   deps: Pick<Deps, 'config' | 'db' | 'clock' | 'health'>,
 ): Promise<OverviewNow> {
   const open: OverviewNow['open'] = { collections: {}, payouts: {} };
-  for (const row of await openOrderCounts(deps.db)) {
+  for (const row of await deps.db.openOrderCounts()) {
     const side = row.type === 'PAYOUT' ? open.payouts : open.collections;
     side[row.status as OrderStatus] = row.n;
   }
   return {
     open,
-    webhooks: await webhookAttentionCounts(deps.db),
+    webhooks: await deps.db.webhookAttentionCounts(),
     chains: await chainProgress(deps),
   };
 }

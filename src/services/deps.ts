@@ -1,7 +1,7 @@
 import type { ChainHealth } from '../chains/health.ts';
 import type { ChainAdapter } from '../chains/port.ts';
 import type { Config } from '../config/schema.ts';
-import type { Db } from '../db/client.ts';
+import type { Store } from '../db/store.ts';
 import type { Chain } from '../domain/chains.ts';
 import type { KeyRing } from '../keys/key-ring.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -16,7 +16,8 @@ import type { PayoutFunding } from './payout-funding.ts';
  */
 export interface Deps {
   config: Config;
-  db: Db;
+  /** The database, as a port of async repository functions (db/store.ts); never the SQL driver. */
+  db: Store;
   clock: Clock;
   logger: Logger;
   /** Needs KASSA_MASTER_KEY; null in commands that never touch merchant secrets. */

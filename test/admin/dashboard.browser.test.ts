@@ -46,10 +46,9 @@ async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, what:
 
 /** The id of the paid order's ORDER_SUCCESS event. */
 const successEventId = () =>
-  listWebhookEvents(w.h.rt.db, { order: paid.id, limit: 10 }).find((e) => e.notifyType === 'ORDER_SUCCESS')
-    ?.id;
+  listWebhookEvents(w.h.db, { order: paid.id, limit: 10 }).find((e) => e.notifyType === 'ORDER_SUCCESS')?.id;
 
-const orderNow = (orderId: string) => findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, orderId) as Order;
+const orderNow = (orderId: string) => findOrderByMerchantOrderId(w.h.db, m.merchantId, orderId) as Order;
 
 beforeAll(async () => {
   w = await evmWorld(['POLYGON'], { confirmations: 2 });

@@ -50,7 +50,7 @@ async function kill(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-const count = (sql: string) => (w.h.rt.db.$client.prepare(sql).get() as { n: number }).n;
+const count = (sql: string) => (w.h.db.$client.prepare(sql).get() as { n: number }).n;
 
 describe('a worker killed with SIGKILL and restarted', () => {
   it('misses no deposit and counts none twice when killed in the middle of a scan', async () => {
@@ -86,13 +86,13 @@ describe('a worker killed with SIGKILL and restarted', () => {
       .toBe(40);
     await kill(again);
     for (const o of orders) {
-      expect(findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, o.orderId)).toMatchObject({
+      expect(findOrderByMerchantOrderId(w.h.db, m.merchantId, o.orderId)).toMatchObject({
         status: 'SUCCESS',
         actualAmountBase: 2_000_000n,
       });
     }
-    expect(transfersOfChain(w.h.rt.db, 'ETH').filter((t) => t.orderRef !== null)).toHaveLength(40);
-    const successEvents = w.h.rt.db
+    expect(transfersOfChain(w.h.db, 'ETH').filter((t) => t.orderRef !== null)).toHaveLength(40);
+    const successEvents = w.h.db
       .select()
       .from(webhookEvents)
       .all()
@@ -137,8 +137,8 @@ describe('a worker killed with SIGKILL and restarted', () => {
     await kill(again);
     expect((await tokenBalance(c.client, c.tokens.USDC.address, receiver)) - before).toBe(8n * 1_500_000n);
     for (const id of ids) {
-      const order = findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, id);
-      const attempts = attemptsOfOrder(w.h.rt.db, order?.id ?? '');
+      const order = findOrderByMerchantOrderId(w.h.db, m.merchantId, id);
+      const attempts = attemptsOfOrder(w.h.db, order?.id ?? '');
       expect(attempts.filter((a) => a.status === 'final')).toHaveLength(1);
     }
   });

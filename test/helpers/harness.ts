@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bootstrap } from '../../src/bootstrap.ts';
 import { deepMerge } from '../../src/config/load.ts';
+import type { Db } from '../../src/db/client.ts';
+import { sqliteOf } from '../../src/db/sqlite-store.ts';
 import { createAdminApp } from '../../src/http/admin-app.ts';
 import { createApp } from '../../src/http/app.ts';
 import { manualClock } from '../../src/lib/clock.ts';
@@ -23,6 +25,8 @@ export const T0 = Date.UTC(2026, 10, 25, 12, 0, 0);
 
 export interface Harness {
   rt: Deps;
+  /** The SQLite handle under `rt.db`, for tests that read or arrange rows directly. */
+  db: Db;
   /** The public app (the API port). */
   app: ReturnType<typeof createApp>;
   /** The admin app (metrics, readiness detail), as the admin listener serves it. */
@@ -82,6 +86,7 @@ export async function makeHarness(
   const app = createApp(rt);
   return {
     rt,
+    db: sqliteOf(rt.db),
     app,
     admin: createAdminApp(rt),
     clock,

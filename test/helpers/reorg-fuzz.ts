@@ -152,7 +152,7 @@ export async function runReorgFuzz(make: () => Promise<FuzzChain>, options: Fuzz
   };
   try {
     const { h } = c;
-    const db = h.rt.db;
+    const db = h.db;
     const merchant = await h.merchant('V3');
     h.clock.set(await c.headTime());
 

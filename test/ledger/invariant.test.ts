@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { bootstrap } from '../../src/bootstrap.ts';
 import { listBalances, sumLedgerEntries } from '../../src/db/repositories/ledger.ts';
 import { applyOrderTransitions, findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
+import { sqliteOf } from '../../src/db/sqlite-store.ts';
 import { AppError } from '../../src/domain/errors.ts';
 import { feeToBase } from '../../src/domain/money.ts';
 import type { Order } from '../../src/domain/order.ts';
@@ -82,13 +83,14 @@ async function history(seed: number, steps: number) {
   let n = 0;
   const log: string[] = [];
 
-  const order = (m: Merchant, orderId: string) => findOrderByMerchantOrderId(rt.db, m.id, orderId) as Order;
+  const order = (m: Merchant, orderId: string) =>
+    findOrderByMerchantOrderId(sqliteOf(rt.db), m.id, orderId) as Order;
   const move = (o: Order, patch: Parameters<typeof applyOrderTransitions>[1][number]['patch']) =>
-    applyOrderTransitions(rt.db, [{ order: o, patch }], rt.clock.now());
+    applyOrderTransitions(sqliteOf(rt.db), [{ order: o, patch }], rt.clock.now());
 
   async function check(step: string) {
-    const sums = await sumLedgerEntries(rt.db);
-    const balances = await listBalances(rt.db);
+    const sums = await sumLedgerEntries(sqliteOf(rt.db));
+    const balances = await listBalances(sqliteOf(rt.db));
     const frozenByKey = new Map<string, bigint>();
     for (const p of open) frozenByKey.set(p.key, (frozenByKey.get(p.key) ?? 0n) + p.total);
     for (const b of balances) {
@@ -168,7 +170,7 @@ async function history(seed: number, steps: number) {
         } catch (error) {
           expect(error instanceof AppError && error.code === 'insufficient_funds').toBe(true);
           expect(model.get(k) ?? 0n).toBeLessThan(total);
-          expect(findOrderByMerchantOrderId(rt.db, m.id, orderId)).toBeNull();
+          expect(findOrderByMerchantOrderId(sqliteOf(rt.db), m.id, orderId)).toBeNull();
         }
         break;
       }
@@ -219,7 +221,7 @@ async function history(seed: number, steps: number) {
         const stale = { ...order(c.merchant, c.orderId), status: 'PENDING_CONFIRMATION' as const };
         expect(() =>
           applyOrderTransitions(
-            rt.db,
+            sqliteOf(rt.db),
             [
               { order: o, patch: { status: 'FAILED', reason: 'x' } },
               { order: stale, patch: { status: 'SUCCESS', actualAmountBase: 1n } },

@@ -81,10 +81,10 @@ it('finds a payment that a reorganisation between two scan steps moved below the
   expect(next.reorg).toBe(true);
   w.solidify();
   await scanChain(w.h.rt, adapter, tokens, new AbortController().signal);
-  const rows = transfersOfChain(w.h.rt.db, 'TRON').filter((t) => t.txid === txid);
+  const rows = transfersOfChain(w.h.db, 'TRON').filter((t) => t.txid === txid);
   expect(rows).toHaveLength(1);
   expect(rows[0]).toMatchObject({ blockNum: c + 1, status: 'final' });
-  expect(findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, 'rb-1')).toMatchObject({
+  expect(findOrderByMerchantOrderId(w.h.db, m.merchantId, 'rb-1')).toMatchObject({
     status: 'SUCCESS',
     actualAmountBase: 4_000_000n,
   });

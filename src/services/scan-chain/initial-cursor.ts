@@ -1,5 +1,5 @@
 import type { ChainAdapter, ChainHeads } from '../../chains/port.ts';
-import { type Cursor, oldestUnscannedCollectionAt, recordScan } from '../../db/repositories/chain-scan.ts';
+import type { Cursor } from '../../db/store.ts';
 import type { Deps } from '../deps.ts';
 import { LATE_WINDOW_MS } from './scan-step.ts';
 
@@ -18,7 +18,7 @@ export async function initialCursor(
   adapter: ChainAdapter,
   heads: ChainHeads,
 ): Promise<Cursor> {
-  const oldest = oldestUnscannedCollectionAt(deps.db, adapter.chain, deps.clock.now() - LATE_WINDOW_MS);
+  const oldest = await deps.db.oldestUnscannedCollectionAt(adapter.chain, deps.clock.now() - LATE_WINDOW_MS);
   let height = heads.head;
   if (oldest !== null) {
     const target = Math.floor(oldest / 1000) - 60;
@@ -41,7 +41,7 @@ export async function initialCursor(
     heightTime: block?.timestamp ?? 0,
     finalHeight: heads.final,
   };
-  recordScan(deps.db, {
+  await deps.db.recordScan({
     chain: adapter.chain,
     transfers: [],
     statusChanges: [],

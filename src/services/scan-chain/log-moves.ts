@@ -1,4 +1,5 @@
-import type { OrderTransition } from '../../db/repositories/orders.ts';
+import type { OrderTransition } from '../../db/store.ts';
+
 import type { Logger } from '../../lib/logger.ts';
 
 /** Logs every collection a write moves to another status (`collection moved`, or `message` at warn). */

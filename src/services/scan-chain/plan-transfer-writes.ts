@@ -1,13 +1,5 @@
 import type { ChainHeads, ObservedTransfer } from '../../chains/port.ts';
-import {
-  collectionsByAddress,
-  ordersByIds,
-  type StoredTransfer,
-  type TransferWrite,
-  transfersOfOrders,
-  transfersOfTransactions,
-} from '../../db/repositories/chain-scan.ts';
-import type { OrderTransition } from '../../db/repositories/orders.ts';
+import type { OrderTransition, StoredTransfer, TransferWrite } from '../../db/store.ts';
 import { collectionProgress, type TransferFact } from '../../domain/collection-progress.ts';
 import { isFinalStatus, type Order } from '../../domain/order.ts';
 import { newId } from '../../lib/ids.ts';
@@ -46,15 +38,15 @@ export function transferKey(t: { txid: string; eventKey: string }): string {
  * blocks Kassa took as final: logged as an error). Every collection touched, and `extraOrders`, is
  * recomputed from its transfers. Reads the database only.
  */
-export function planTransferWrites(
+export async function planTransferWrites(
   deps: Pick<Deps, 'db' | 'logger'>,
   chain: string,
   tokens: TokenRef[],
   heads: ChainHeads,
   input: { observed: ObservedTransfer[]; changes?: StatusChange[]; extraOrders?: Order[] },
-): TransferPlan {
+): Promise<TransferPlan> {
   const { db } = deps;
-  const sameTx = transfersOfTransactions(db, chain, [...new Set(input.observed.map((t) => t.txid))]);
+  const sameTx = await db.transfersOfTransactions(chain, [...new Set(input.observed.map((t) => t.txid))]);
   const storedByKey = new Map(sameTx.map((t) => [transferKey(t), t]));
   const blockOfTx = new Map(input.observed.map((t) => [t.txid, t.blockHash]));
 
@@ -94,16 +86,13 @@ export function planTransferWrites(
   }
 
   // Every collection involved, and its stored transfers, read once.
-  const byAddress = collectionsByAddress(db, chain, [...new Set(observed.map((t) => t.to))]);
+  const byAddress = await db.collectionsByAddress(chain, [...new Set(observed.map((t) => t.to))]);
   const orders = new Map([...byAddress.values()].map((o) => [o.id, o]));
   const refs = new Set([...changes.values()].flatMap((c) => c.transfer.orderRef ?? []));
-  const elsewhere = ordersByIds(
-    db,
-    [...refs].filter((id) => !orders.has(id)),
-  );
+  const elsewhere = await db.ordersByIds([...refs].filter((id) => !orders.has(id)));
   for (const o of elsewhere.values()) orders.set(o.id, o);
   for (const o of input.extraOrders ?? []) if (!orders.has(o.id)) orders.set(o.id, o);
-  const stored = transfersOfOrders(db, [...orders.keys()]);
+  const stored = await db.transfersOfOrders([...orders.keys()]);
   const credited = new Set([...stored.values()].flat().map(transferKey));
   const overrides = new Map<string, Map<string, TransferFact>>();
   const override = (orderRef: string, fact: TransferFact) => {

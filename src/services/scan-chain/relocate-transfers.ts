@@ -1,5 +1,5 @@
 import type { ChainAdapter, ObservedTransfer, TokenSpec } from '../../chains/port.ts';
-import type { StoredTransfer } from '../../db/repositories/chain-scan.ts';
+import type { StoredTransfer } from '../../db/store.ts';
 import { mapLimit } from '../../lib/map-limit.ts';
 import type { TokenRef } from '../payout-funding.ts';
 

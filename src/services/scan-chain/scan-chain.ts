@@ -1,5 +1,4 @@
 import type { ChainAdapter } from '../../chains/port.ts';
-import { getCursor } from '../../db/repositories/chain-scan.ts';
 import type { Deps } from '../deps.ts';
 import type { TokenRef } from '../payout-funding.ts';
 import { initialCursor } from './initial-cursor.ts';
@@ -38,7 +37,7 @@ export async function scanChain(
 ): Promise<ScanSummary> {
   const chain = adapter.chain;
   const heads = await adapter.heads();
-  const stored = getCursor(deps.db, chain) ?? (await initialCursor(deps, adapter, heads));
+  const stored = (await deps.db.getCursor(chain)) ?? (await initialCursor(deps, adapter, heads));
   const verified = await verifyCheckpoint(deps, adapter, tokens, heads, stored);
   let cursor = verified.cursor;
   const summary: ScanSummary = {

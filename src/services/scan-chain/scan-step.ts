@@ -1,10 +1,5 @@
 import type { BlockRef, ChainAdapter, ChainHeads } from '../../chains/port.ts';
-import {
-  type BlockHash,
-  type Cursor,
-  recordScan,
-  watchedAddresses,
-} from '../../db/repositories/chain-scan.ts';
+import type { BlockHash, Cursor } from '../../db/store.ts';
 import { mapLimit } from '../../lib/map-limit.ts';
 import type { Deps } from '../deps.ts';
 import type { TokenRef } from '../payout-funding.ts';
@@ -38,7 +33,7 @@ export async function scanStep(
 ): Promise<{ cursor: Cursor; transfers: number; transitions: number } | null> {
   const { from, to, base } = range;
   const chain = adapter.chain;
-  const watched = watchedAddresses(deps.db, chain, deps.clock.now() - LATE_WINDOW_MS);
+  const watched = await deps.db.watchedAddresses(chain, deps.clock.now() - LATE_WINDOW_MS);
   // Token transfers of every configured token are read (a payment in the wrong token is recorded);
   // native-coin transfers only when an order asks for the native coin: finding them reads every block.
   const scanned = tokens.filter((t) => t.contract !== null || watched.native);
@@ -69,7 +64,7 @@ export async function scanStep(
       return null;
     }
   }
-  const plan = planTransferWrites(deps, chain, tokens, heads, { observed });
+  const plan = await planTransferWrites(deps, chain, tokens, heads, { observed });
   const cursor: Cursor = {
     chain,
     height: to,
@@ -77,7 +72,7 @@ export async function scanStep(
     heightTime: end.timestamp,
     finalHeight: heads.final,
   };
-  recordScan(deps.db, {
+  await deps.db.recordScan({
     chain,
     transfers: plan.writes,
     statusChanges: plan.statusChanges,

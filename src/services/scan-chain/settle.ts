@@ -1,10 +1,5 @@
 import type { ChainAdapter, ChainHeads } from '../../chains/port.ts';
-import {
-  type Cursor,
-  collectionsAwaitingFinality,
-  pendingTransfers,
-  recordScan,
-} from '../../db/repositories/chain-scan.ts';
+import type { Cursor } from '../../db/store.ts';
 import type { Deps } from '../deps.ts';
 import type { TokenRef } from '../payout-funding.ts';
 import { logMoves } from './log-moves.ts';
@@ -26,17 +21,17 @@ export async function settle(
   cursor: Cursor,
 ): Promise<number> {
   const chain = adapter.chain;
-  const due = pendingTransfers(deps.db, chain).filter((t) => t.blockNum <= heads.final);
+  const due = (await deps.db.pendingTransfers(chain)).filter((t) => t.blockNum <= heads.final);
   const vanished = await vanishedTransfers(adapter, due);
   const gone = new Set(vanished.map((t) => t.id));
   const relocated = vanished.length > 0 ? await relocateTransfers(adapter, tokens, vanished) : [];
-  const plan = planTransferWrites(deps, chain, tokens, heads, {
+  const plan = await planTransferWrites(deps, chain, tokens, heads, {
     observed: relocated,
     changes: due.map((transfer) => ({
       transfer,
       status: gone.has(transfer.id) ? ('orphaned' as const) : ('final' as const),
     })),
-    extraOrders: collectionsAwaitingFinality(deps.db, chain),
+    extraOrders: await deps.db.collectionsAwaitingFinality(chain),
   });
   const finalMoved = heads.final > cursor.finalHeight;
   if (
@@ -47,7 +42,7 @@ export async function settle(
   ) {
     return 0;
   }
-  recordScan(deps.db, {
+  await deps.db.recordScan({
     chain,
     transfers: plan.writes,
     statusChanges: plan.statusChanges,

@@ -1,11 +1,5 @@
 import type { ChainAdapter, ChainHeads } from '../../chains/port.ts';
-import {
-  type BlockHash,
-  type Cursor,
-  pendingTransfers,
-  recordScan,
-  unfinalBlocks,
-} from '../../db/repositories/chain-scan.ts';
+import type { BlockHash, Cursor } from '../../db/store.ts';
 import type { Deps } from '../deps.ts';
 import type { TokenRef } from '../payout-funding.ts';
 import { logMoves } from './log-moves.ts';
@@ -79,7 +73,7 @@ async function rewind(
   cursor: Cursor,
 ): Promise<{ cursor: Cursor; reorg: ReorgFound }> {
   const chain = adapter.chain;
-  const recorded = unfinalBlocks(deps.db, chain).filter(
+  const recorded = (await deps.db.unfinalBlocks(chain)).filter(
     (b) => b.height < cursor.height && b.height <= heads.head,
   );
   const match = await highestStillThere(adapter, recorded);
@@ -103,9 +97,9 @@ async function rewind(
     );
   }
 
-  const vanished = await vanishedTransfers(adapter, pendingTransfers(deps.db, chain));
+  const vanished = await vanishedTransfers(adapter, await deps.db.pendingTransfers(chain));
   const relocated = vanished.length > 0 ? await relocateTransfers(adapter, tokens, vanished) : [];
-  const plan = planTransferWrites(deps, chain, tokens, heads, {
+  const plan = await planTransferWrites(deps, chain, tokens, heads, {
     observed: relocated,
     changes: vanished.map((transfer) => ({ transfer, status: 'orphaned' as const })),
   });
@@ -116,7 +110,7 @@ async function rewind(
     heightTime: block?.timestamp ?? 0,
     finalHeight: cursor.finalHeight,
   };
-  recordScan(deps.db, {
+  await deps.db.recordScan({
     chain,
     transfers: plan.writes,
     statusChanges: plan.statusChanges,
