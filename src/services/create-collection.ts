@@ -1,10 +1,9 @@
 import { familyOf } from '../domain/chains.ts';
 import type { Order } from '../domain/order.ts';
-import { newId } from '../lib/ids.ts';
 import { checkoutSign } from './checkout-link.ts';
 import { type Deps, requireKeys } from './deps.ts';
 import type { Merchant } from './merchant-directory.ts';
-import { assertSameParams, paramsKeyOf, validateOrderInput } from './order-input.ts';
+import { assertSameParams, generatedOrderId, paramsKeyOf, validateOrderInput } from './order-input.ts';
 
 /** The interface's PaymentAddress for a collection. */
 export interface CollectionCreated {
@@ -41,7 +40,7 @@ export async function createCollection(
   const input = await validateOrderInput(deps, merchant.kind, data);
   const keys = requireKeys(deps);
   const now = deps.clock.now();
-  const orderId = input.orderId ?? newId('ord');
+  const orderId = input.orderId ?? generatedOrderId();
   const paramsKey = paramsKeyOf({
     type: 'COLLECTION',
     chain: input.chain,

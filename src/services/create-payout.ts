@@ -11,10 +11,9 @@ import {
   needsApproval,
 } from '../domain/payout-limits.ts';
 import { isAddressForChain, normaliseAddress } from '../keys/address-format.ts';
-import { newId } from '../lib/ids.ts';
 import { type Deps, requireKeys } from './deps.ts';
 import type { Merchant } from './merchant-directory.ts';
-import { assertSameParams, paramsKeyOf, validateOrderInput } from './order-input.ts';
+import { assertSameParams, generatedOrderId, paramsKeyOf, validateOrderInput } from './order-input.ts';
 import { hotWalletShortfall } from './payout-funding.ts';
 
 /** The merchant's payout with that orderId and the parameters it was created with, if any. */
@@ -55,7 +54,7 @@ export async function createPayout(
   const to = normaliseAddress(input.chain, destination);
   const hot = requireKeys(deps).hotWallet(input.chain);
   if (to.toLowerCase() === hot.address.toLowerCase()) throw validationError(MESSAGES.receiveAddressError);
-  const orderId = input.orderId ?? newId('ord');
+  const orderId = input.orderId ?? generatedOrderId();
   const paramsKey = paramsKeyOf({
     type: 'PAYOUT',
     chain: input.chain,
