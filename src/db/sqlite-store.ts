@@ -7,11 +7,15 @@ import * as ledger from './repositories/ledger.ts';
 import * as merchants from './repositories/merchants.ts';
 import * as nonces from './repositories/nonces.ts';
 import * as ops from './repositories/ops.ts';
+import * as orderCreation from './repositories/order-creation.ts';
 import * as orderSearch from './repositories/order-search.ts';
 import * as orderStats from './repositories/order-stats.ts';
 import * as orders from './repositories/orders.ts';
+import * as payoutAcceptance from './repositories/payout-acceptance.ts';
+import * as payoutDecisions from './repositories/payout-decisions.ts';
 import * as payoutQueue from './repositories/payout-queue.ts';
 import * as payouts from './repositories/payouts.ts';
+import * as scanOrders from './repositories/scan-orders.ts';
 import * as settings from './repositories/settings.ts';
 import * as tokens from './repositories/tokens.ts';
 import * as transferTotals from './repositories/transfer-totals.ts';
@@ -52,11 +56,11 @@ export function createSqliteStore(db: Db): Store {
     getCursor: async (...args) => chainScan.getCursor(db, ...args),
     listCursors: async (...args) => chainScan.listCursors(db, ...args),
     unfinalBlocks: async (...args) => chainScan.unfinalBlocks(db, ...args),
-    watchedAddresses: async (...args) => chainScan.watchedAddresses(db, ...args),
-    oldestUnscannedCollectionAt: async (...args) => chainScan.oldestUnscannedCollectionAt(db, ...args),
-    collectionsByAddress: async (...args) => chainScan.collectionsByAddress(db, ...args),
-    collectionsAwaitingFinality: async (...args) => chainScan.collectionsAwaitingFinality(db, ...args),
-    ordersByIds: async (...args) => chainScan.ordersByIds(db, ...args),
+    watchedAddresses: async (...args) => scanOrders.watchedAddresses(db, ...args),
+    oldestUnscannedCollectionAt: async (...args) => scanOrders.oldestUnscannedCollectionAt(db, ...args),
+    collectionsByAddress: async (...args) => scanOrders.collectionsByAddress(db, ...args),
+    collectionsAwaitingFinality: async (...args) => scanOrders.collectionsAwaitingFinality(db, ...args),
+    ordersByIds: async (...args) => scanOrders.ordersByIds(db, ...args),
     transfersOfOrders: async (...args) => chainScan.transfersOfOrders(db, ...args),
     transfersOfTransactions: async (...args) => chainScan.transfersOfTransactions(db, ...args),
     pendingTransfers: async (...args) => chainScan.pendingTransfers(db, ...args),
@@ -98,14 +102,14 @@ export function createSqliteStore(db: Db): Store {
     findOrderByMerchantOrderId: async (...args) => orders.findOrderByMerchantOrderId(db, ...args),
     findOrderById: async (...args) => orders.findOrderById(db, ...args),
     orderParamsKey: async (...args) => orders.orderParamsKey(db, ...args),
-    createOrder: async (...args) => orders.createOrder(db, ...args),
+    createOrder: async (...args) => orderCreation.createOrder(db, ...args),
     applyOrderTransitions: async (...args) => orders.applyOrderTransitions(db, ...args),
     findExpirableOrders: async (...args) => orders.findExpirableOrders(db, ...args),
     // repositories/payout-queue.ts
     openPayouts: async (...args) => payoutQueue.openPayouts(db, ...args),
     attemptsOfOrders: async (...args) => payoutQueue.attemptsOfOrders(db, ...args),
     // repositories/payouts.ts
-    acceptPayout: async (...args) => payouts.acceptPayout(db, ...args),
+    acceptPayout: async (...args) => payoutAcceptance.acceptPayout(db, ...args),
     liveAttempts: async (...args) => payouts.liveAttempts(db, ...args),
     attemptsOfOrder: async (...args) => payouts.attemptsOfOrder(db, ...args),
     payoutsToSend: async (...args) => payouts.payoutsToSend(db, ...args),
@@ -113,14 +117,14 @@ export function createSqliteStore(db: Db): Store {
     recordedSpends: async (...args) => payouts.recordedSpends(db, ...args),
     commitSignedPayout: async (...args) => payouts.commitSignedPayout(db, ...args),
     recordPayoutProgress: async (...args) => payouts.recordPayoutProgress(db, ...args),
-    holdPayout: async (...args) => payouts.holdPayout(db, ...args),
-    holdsOf: async (...args) => payouts.holdsOf(db, ...args),
-    approvePayout: async (...args) => payouts.approvePayout(db, ...args),
-    rejectPayout: async (...args) => payouts.rejectPayout(db, ...args),
-    retryHeldPayout: async (...args) => payouts.retryHeldPayout(db, ...args),
-    failHeldPayout: async (...args) => payouts.failHeldPayout(db, ...args),
-    listPayouts: async (...args) => payouts.listPayouts(db, ...args),
-    heldPayoutCounts: async (...args) => payouts.heldPayoutCounts(db, ...args),
+    holdPayout: async (...args) => payoutDecisions.holdPayout(db, ...args),
+    holdsOf: async (...args) => payoutDecisions.holdsOf(db, ...args),
+    approvePayout: async (...args) => payoutDecisions.approvePayout(db, ...args),
+    rejectPayout: async (...args) => payoutDecisions.rejectPayout(db, ...args),
+    retryHeldPayout: async (...args) => payoutDecisions.retryHeldPayout(db, ...args),
+    failHeldPayout: async (...args) => payoutDecisions.failHeldPayout(db, ...args),
+    listPayouts: async (...args) => payoutQueue.listPayouts(db, ...args),
+    heldPayoutCounts: async (...args) => payoutDecisions.heldPayoutCounts(db, ...args),
     // repositories/settings.ts
     getSetting: async (...args) => settings.getSetting(db, ...args),
     setSettingOnce: async (...args) => settings.setSettingOnce(db, ...args),
@@ -136,8 +140,8 @@ export function createSqliteStore(db: Db): Store {
     recordWebhookAttempt: async (...args) => webhookEvents.recordWebhookAttempt(db, ...args),
     insertWebhookEvent: async (...args) => webhookEvents.insertWebhookEvent(db, ...args),
     findWebhookEvent: async (...args) => webhookEvents.findWebhookEvent(db, ...args),
-    listWebhookAttempts: async (...args) => webhookEvents.listWebhookAttempts(db, ...args),
-    listWebhookEvents: async (...args) => webhookEvents.listWebhookEvents(db, ...args),
+    listWebhookAttempts: async (...args) => webhookLog.listWebhookAttempts(db, ...args),
+    listWebhookEvents: async (...args) => webhookLog.listWebhookEvents(db, ...args),
     resendWebhookEvent: async (...args) => webhookEvents.resendWebhookEvent(db, ...args),
     // repositories/webhook-log.ts
     listWebhookEventsPage: async (...args) => webhookLog.listWebhookEventsPage(db, ...args),

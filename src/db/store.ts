@@ -38,21 +38,15 @@ export type { OrderCursor, OrderFilter, OrderPage } from './repositories/order-s
 export type { OrderStatRow } from './repositories/order-stats.ts';
 export type { NewOrder, OrderTransition } from './repositories/orders.ts';
 export type { HoldKind, PayoutHold } from './repositories/payout-holds.ts';
-export type {
-  AttemptStatus,
-  AttemptUpdate,
-  NewAttempt,
-  PayoutAttempt,
-  PayoutListing,
-} from './repositories/payouts.ts';
+export type { PayoutListing } from './repositories/payout-queue.ts';
+export type { AttemptStatus, AttemptUpdate, NewAttempt, PayoutAttempt } from './repositories/payouts.ts';
 export type { TokenRecord } from './repositories/tokens.ts';
 export type { FinalTransferRow, SliceCursor } from './repositories/transfer-totals.ts';
 export type {
   AttemptOutcome,
   AttemptRecord,
   ClaimRequest,
-  ListedWebhookEvent,
   WebhookAttempt,
   WebhookEvent,
 } from './repositories/webhook-events.ts';
-export type { WebhookLogEvent, WebhookLogFilter } from './repositories/webhook-log.ts';
+export type { ListedWebhookEvent, WebhookLogEvent, WebhookLogFilter } from './repositories/webhook-log.ts';

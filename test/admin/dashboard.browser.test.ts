@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mountAdminDashboard } from '../../src/admin/dashboard.ts';
 import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
-import { listWebhookEvents } from '../../src/db/repositories/webhook-events.ts';
+import { listWebhookEvents } from '../../src/db/repositories/webhook-log.ts';
 import type { Order } from '../../src/domain/order.ts';
 import { createAdminUser } from '../../src/services/admin-accounts.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';

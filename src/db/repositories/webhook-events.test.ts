@@ -4,13 +4,12 @@ import {
   claimDueWebhookEvents,
   findWebhookEvent,
   insertWebhookEvent,
-  listWebhookAttempts,
-  listWebhookEvents,
   recordWebhookAttempt,
   resendWebhookEvent,
   settleAndClaimWebhookEvents,
   type WebhookEvent,
 } from './webhook-events.ts';
+import { listWebhookAttempts, listWebhookEvents } from './webhook-log.ts';
 
 let h: Harness;
 beforeEach(async () => {

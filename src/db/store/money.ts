@@ -2,16 +2,15 @@ import type { Balance } from '../../domain/ledger.ts';
 import type { Order, OrderStatus } from '../../domain/order.ts';
 import type { BalanceKey, LedgerEntry, MerchantBalance } from '../repositories/ledger.ts';
 import type { NewOrder, OrderTransition } from '../repositories/orders.ts';
+import type { PayoutFacts } from '../repositories/payout-acceptance.ts';
 import type { HoldKind, PayoutHold } from '../repositories/payout-holds.ts';
-import type {
-  AttemptUpdate,
-  NewAttempt,
-  PayoutAttempt,
-  PayoutFacts,
-  PayoutListing,
-} from '../repositories/payouts.ts';
+import type { PayoutListing } from '../repositories/payout-queue.ts';
+import type { AttemptUpdate, NewAttempt, PayoutAttempt } from '../repositories/payouts.ts';
 
-/** Merchant balances and the ledger, payouts with their attempts and holds. Part of the Store port (../store.ts). */
+/**
+ * Merchant balances and the ledger, payouts with their attempts and holds. Part of the Store port
+ * (../store.ts).
+ */
 export interface MoneyStore {
   // Merchant balances and the ledger (repositories/ledger.ts)
   /**
@@ -37,7 +36,8 @@ export interface MoneyStore {
    * running balances against: they must always be equal.
    */
   sumLedgerEntries(): Promise<Map<string, Balance>>;
-  // Payouts, their attempts and holds (repositories/payouts.ts)
+  // Payouts: acceptance (repositories/payout-acceptance.ts), attempts (payouts.ts), operator
+  // decisions on holds (payout-decisions.ts), the listing (payout-queue.ts)
   /**
    * Accepts a payout in one write transaction (group-committed with the API's other writes): when
    * the merchant already used the orderId, nothing is written and the existing order comes back

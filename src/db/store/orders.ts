@@ -7,7 +7,7 @@ import type { FinalTransferRow, SliceCursor } from '../repositories/transfer-tot
 
 /** Orders: creation, transitions with their webhook events, expiry, and the dashboard's lists and totals. Part of the Store port (../store.ts). */
 export interface OrderStore {
-  // Orders (repositories/orders.ts)
+  // Orders (repositories/orders.ts; createOrder in order-creation.ts)
   /** Finds a merchant's order by the merchant's orderId. */
   findOrderByMerchantOrderId(merchantId: string, orderId: string): Promise<Order | null>;
   /** Finds an order by its internal id. */

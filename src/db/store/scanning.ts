@@ -5,7 +5,8 @@ import type { OrderTransition } from '../repositories/orders.ts';
 
 /** What the chain scanners read and write: checkpoints, watched addresses, transfers, and the deposit-address pool. Part of the Store port (../store.ts). */
 export interface ScanStore {
-  // Chain scanning: checkpoints, watched addresses, transfers (repositories/chain-scan.ts)
+  // Chain scanning: checkpoints and transfers (repositories/chain-scan.ts), the orders a scanner
+  // watches (scan-orders.ts)
   /** The chain's scan checkpoint, or null before its first scan. */
   getCursor(chain: string): Promise<Cursor | null>;
   /** Every chain's checkpoint. */
