@@ -1,49 +1,20 @@
-import type { z } from 'zod';
 import { MESSAGES } from '../../domain/errors.ts';
 import { createCollectionData, createPayoutData, getBalanceData } from '../../services/request-schemas.ts';
 import { ERROR_TABLE } from '../errors.ts';
+import type { Operation, Parameter } from './operation.ts';
+import { operationalEndpoints } from './operational-endpoints.ts';
 import {
   checkoutState,
   collectionCreated,
-  health,
   merchantBalance,
   notifyOrder,
   orderStatusOnly,
   payinOrder,
   payoutCreated,
-  readiness,
   supportSymbol,
 } from './resources.ts';
 
-/** Who may call an operation: a signed envelope, a sign over the orderId, or anyone. */
-export type Access = 'envelope' | 'orderSign' | 'public' | 'metricsToken';
-
-export interface Parameter {
-  name: string;
-  in: 'path' | 'query';
-  required: boolean;
-  description: string;
-}
-
-/** One endpoint of the public listener, as the OpenAPI document and the reference page show it. */
-export interface Operation {
-  method: 'get' | 'post';
-  path: string;
-  operationId: string;
-  tag: 'Orders' | 'Merchant' | 'Symbols' | 'Checkout' | 'Operations';
-  summary: string;
-  description: string;
-  access: Access;
-  /** The `data` of a signed POST. */
-  data?: z.ZodType;
-  /** An example of `data`, for the reference page. */
-  example?: Record<string, unknown>;
-  parameters?: Parameter[];
-  /** The success answer: a schema inside R<T> (envelope), a bare JSON schema, or another media type. */
-  answer: { schema: z.ZodType; envelope: boolean } | { mediaType: string; description: string };
-  /** Refusals: status → the exact messages. */
-  refusals: Record<number, string[]>;
-}
+export type { Access, Operation, Parameter } from './operation.ts';
 
 const typeMessages = (...fields: string[]) => fields.map((f) => `The ${f} must be a string.`);
 const orderIdParam: Parameter = {
@@ -268,65 +239,7 @@ export function publicOperations(options: { metrics: boolean }): Operation[] {
       answer: { schema: checkoutState, envelope: true },
       refusals: queryRefusals(true),
     },
-    {
-      method: 'get',
-      path: '/healthz',
-      operationId: 'health',
-      tag: 'Operations',
-      summary: 'Liveness',
-      description: 'Answers while the process serves HTTP; touches nothing else.',
-      access: 'public',
-      answer: { schema: health, envelope: false },
-      refusals: {},
-    },
-    {
-      method: 'get',
-      path: '/readyz',
-      operationId: 'readiness',
-      tag: 'Operations',
-      summary: 'Readiness',
-      description:
-        '200 when the database takes a write and every enabled chain’s scanner is within its lag budget, 503 `{"status":"not_ready"}` otherwise. The detail is on the admin listener.',
-      access: 'public',
-      answer: { schema: readiness, envelope: false },
-      refusals: {},
-    },
-    {
-      method: 'get',
-      path: '/openapi.json',
-      operationId: 'openApi',
-      tag: 'Operations',
-      summary: 'This document',
-      description: 'The OpenAPI 3.1 description of the public listener.',
-      access: 'public',
-      answer: { mediaType: 'application/json', description: 'The OpenAPI document.' },
-      refusals: {},
-    },
-    {
-      method: 'get',
-      path: '/docs',
-      operationId: 'reference',
-      tag: 'Operations',
-      summary: 'The API reference page',
-      description: 'This document as an HTML page, with signing explained and an example per endpoint.',
-      access: 'public',
-      answer: { mediaType: 'text/html', description: 'The reference page.' },
-      refusals: {},
-    },
+    ...operationalEndpoints(options),
   ];
-  if (options.metrics) {
-    ops.push({
-      method: 'get',
-      path: '/metrics',
-      operationId: 'metrics',
-      tag: 'Operations',
-      summary: 'Prometheus metrics',
-      description:
-        'Present on the public listener only because KASSA_METRICS_TOKEN is set; the admin listener serves it without a token.',
-      access: 'metricsToken',
-      answer: { mediaType: 'text/plain', description: 'Prometheus text format 0.0.4.' },
-      refusals: { 401: ['Unauthorized'] },
-    });
-  }
   return ops;
 }
