@@ -5,7 +5,8 @@
  * - `baseline`: a bare Hono endpoint doing one HMAC check and one better-sqlite3 insert, each its own
  *   commit in WAL with synchronous=NORMAL (no fsync: not durable across a power loss);
  * - `baseline-durable`: the same with synchronous=FULL, the durability Kassa's database runs with.
- * Prints one JSON line `{ready, port, token?}` on stdout when it listens.
+ * Prints one JSON line `{ready, port, token?, xpay?}` on stdout when it listens (`xpay`: the token
+ * and webhook secret of a second merchant, in XPay mode, for bench/xpay.ts).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -89,5 +90,11 @@ if (mode === 'baseline' || mode === 'baseline-durable') {
     while ((await fillAddressPool(rt, family, pool, 500)) > 0) {}
   }
   const poolMs = Date.now() - started;
-  listen(createApp(rt).fetch, { token: merchant.token, poolMs });
+  // made after the first one, so the interface's requests (no X-Merchant-Id) still match at the first HMAC
+  const xpay = await createMerchant(rt, { kind: 'V3', compat: 'xpay' });
+  listen(createApp(rt).fetch, {
+    token: merchant.token,
+    poolMs,
+    xpay: { token: xpay.token, webhookSecret: xpay.webhookSecret },
+  });
 }

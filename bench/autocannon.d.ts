@@ -26,6 +26,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string;
     setupRequest?: (req: RequestSpec, context: Record<string, unknown>) => RequestSpec;
+    /** Called with each answer's status and body text. */
+    onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
   }
   interface Options {
     url: string;

@@ -4,19 +4,26 @@
  * Debian's chromium, and a CJK font such as fonts-wqy-microhei for the 中文 link). Everything
  * runs locally: anvil with Ethereum and Polygon, a temporary database, the real worker (scanner,
  * payouts, webhook delivery to a local receiver), and a shop's first hour: paid, partly paid,
- * expired and open collections, a late payment, payouts, a merchant whose webhooks fail.
+ * expired and open collections, a late payment, a top-up of the shop's balance, payouts (one
+ * settled, one in flight, two waiting for approval, one held because the hot wallet's nonce was
+ * spent by hand, one queued on a chain whose signing is paused), a merchant whose webhooks fail.
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { mountAdminDashboard } from '../src/admin/dashboard.ts';
 import { findOrderByMerchantOrderId } from '../src/db/repositories/orders.ts';
+import { attemptsOfOrder } from '../src/db/repositories/payouts.ts';
 import type { Order } from '../src/domain/order.ts';
 import { createAdminUser } from '../src/services/admin-accounts.ts';
+import { adjustLedger } from '../src/services/manage-ledger.ts';
 import { createMerchant } from '../src/services/manage-merchants.ts';
+import { listOperatorPayouts } from '../src/services/manage-payouts.ts';
+import { pausePayouts } from '../src/services/payout-pause.ts';
 import { moveOrder } from '../test/checkout/orders.ts';
 import { followRealTime, launchBrowser, serveApp } from '../test/helpers/browser.ts';
 import { freePort } from '../test/helpers/cli.ts';
-import { evmWorld } from '../test/helpers/evm-chain.ts';
+import { evmWorld, spendHotWalletNonce } from '../test/helpers/evm-chain.ts';
+import { type FaultProxy, startFaultProxy } from '../test/helpers/fault-proxy.ts';
 import { body } from '../test/helpers/harness.ts';
 import { startReceiver } from '../test/helpers/webhook-receiver.ts';
 import { chainJobs } from '../workers/jobs/chain-jobs.ts';
@@ -30,19 +37,29 @@ const screens = {
 } as const;
 const PASSWORD = 'correct horse battery';
 
-async function until<T>(read: () => T, ok: (v: T) => boolean, timeout = 30_000): Promise<T> {
+async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, timeout = 30_000): Promise<T> {
   const end = Date.now() + timeout;
   for (;;) {
-    const v = read();
+    const v = await read();
     if (ok(v)) return v;
     if (Date.now() > end) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
+const proxies = new Map<string, FaultProxy>();
 const w = await evmWorld(['ETH', 'POLYGON'], {
   confirmations: 2,
-  overrides: { webhooks: { retryForSeconds: 3, retryBaseMs: 500 } },
+  // the chains are reached through fault proxies, to hold one broadcast (the held payout below)
+  rpc: async (chain, url) => {
+    const proxy = await startFaultProxy(url);
+    proxies.set(chain, proxy);
+    return [proxy.url];
+  },
+  overrides: {
+    webhooks: { retryForSeconds: 3, retryBaseMs: 500 },
+    payouts: { limits: { approvalAbove: { USDT: '100' } } },
+  },
 });
 const stopClock = followRealTime(w.h.clock);
 const receiver = await startReceiver();
@@ -96,6 +113,15 @@ try {
   );
   await w.pay('POLYGON', 'USDT', a7, 30_000_000n);
   await w.mine('POLYGON', 3);
+  // The shop prefunds its payouts.
+  for (const chain of ['ETH', 'POLYGON'])
+    await adjustLedger(w.h.rt, {
+      merchantId: shop.merchantId,
+      chain,
+      symbol: 'USDT',
+      amount: '+500',
+      reason: 'prefunded by bank wire 4711',
+    });
 
   // Payouts: one settled, one in flight.
   for (const [orderId, amount, chain] of [
@@ -124,6 +150,37 @@ try {
     () => order(shop, 'PAY-301').status,
     (s) => s === 'SUCCESS',
   );
+  const payout = async (orderId: string, amount: string, chain: string, to: string) => {
+    const r = await w.h.post('/v1/order/createPayout', shop, {
+      amount,
+      symbol: 'USDT',
+      chain,
+      orderId,
+      receiveAddress: to,
+    });
+    if (r.status !== 200) throw new Error(`payout ${orderId}: ${r.status}`);
+  };
+  // Held: its broadcast waits at the proxy while the hot wallet's key spends the same nonce by hand.
+  const polygon = proxies.get('POLYGON') as FaultProxy;
+  polygon.add({ method: 'eth_sendRawTransaction', times: 1, fault: { kind: 'hold' } });
+  await payout('PAY-303', '9.50', 'POLYGON', '0x4444444444444444444444444444444444444444');
+  await until(
+    () => polygon.held,
+    (n) => n === 1,
+  );
+  const [signed] = attemptsOfOrder(w.h.rt.db, order(shop, 'PAY-303').id);
+  await spendHotWalletNonce(w, 'POLYGON', signed?.nonce ?? 0);
+  polygon.release();
+  await until(
+    async () => (await listOperatorPayouts(w.h.rt, { stuck: true })).length,
+    (n) => n === 1,
+  );
+  // Above approvalAbove: waiting for the operator.
+  await payout('PAY-304', '250.00', 'ETH', '0x5555555555555555555555555555555555555555');
+  await payout('PAY-305', '120.00', 'POLYGON', '0x6666666666666666666666666666666666666666');
+  // Signing paused on Ethereum: a new payout there waits in the queue.
+  await pausePayouts(w.h.rt, 'ETH');
+  await payout('PAY-306', '5.00', 'ETH', '0x1111111111111111111111111111111111111111');
   // Tea House's events give up after 3 s of failing.
   await new Promise((r) => setTimeout(r, 4000));
   const paid = order(shop, 'INV-1042');
@@ -135,6 +192,7 @@ try {
     ['order', `/admin/orders/${paid.id}`],
     ['payouts', '/admin/payouts'],
     ['money', '/admin/money'],
+    ['ledger', `/admin/money/merchants/${shop.merchantId}`],
     ['merchants', '/admin/merchants'],
     ['webhooks', '/admin/webhooks'],
     ['deposits', '/admin/deposits'],
@@ -161,5 +219,6 @@ try {
   await served.close();
   await receiver.close();
   stopClock();
+  for (const proxy of proxies.values()) await proxy.close();
   await w.close();
 }

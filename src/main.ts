@@ -12,8 +12,8 @@ const USAGE = `Usage: kassa <command> [options]
   api | worker               the two halves as separate processes
   migrate                    apply database migrations
   secrets generate --out DIR   a new mnemonic and master key in files only the owner can read
-  merchant create --kind V2|V3 [--name N] [--callback-url URL]
-  merchant list | rotate-token ID | set-callback ID --url URL|--clear | disable ID
+  merchant create --kind V2|V3 [--name N] [--callback-url URL] [--compat none|xpay [--import-secrets FILE|-]]
+  merchant list | rotate-token ID | set-callback ID --url URL|--clear | set-compat ID none|xpay | disable ID
   token add --chain C --symbol S --contract A --decimals D
   token list [--chain C]
   webhooks list [--order ID] [--merchant ID] [--failed] [--json] | resend EVENT_ID | test --merchant ID
@@ -36,6 +36,8 @@ const OPTIONS = {
   kind: { type: 'string' },
   name: { type: 'string' },
   'callback-url': { type: 'string' },
+  compat: { type: 'string' },
+  'import-secrets': { type: 'string' },
   url: { type: 'string' },
   clear: { type: 'boolean' },
   chain: { type: 'string' },

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { AppError } from '../domain/errors.ts';
 import type { ProxyTrust } from '../http/middleware/client-ip.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { SharedCache } from '../lib/shared-cache.ts';
@@ -61,7 +62,25 @@ export async function field(c: AdminC, name: string): Promise<string> {
   return typeof value === 'string' ? value : '';
 }
 
+/** Refuses (400) an action whose confirmation box (`confirm=yes`) was not ticked. */
+export async function confirmed(c: AdminC): Promise<void> {
+  if ((await field(c, 'confirm')) !== 'yes')
+    throw new AppError('validation', 'Tick the box to confirm, then press the button again.');
+}
+
 /** The query parameters as plain text values (first of each). */
 export function queryOf(c: AdminC): Record<string, string> {
   return Object.fromEntries(Object.entries(c.req.query()).filter(([, v]) => typeof v === 'string'));
+}
+
+/**
+ * Where an action answers with its 303: `back` when it is a page of this dashboard (an action
+ * taken from an order's page returns there), `fallback` otherwise, with `done=<key>` for the note.
+ */
+export function doneAt(v: Pick<View, 'base'>, back: string, fallback: string, done: string): string {
+  const target = back.startsWith(`${v.base}/`) && !back.startsWith('//') ? back : fallback;
+  const [path, search] = target.split('?');
+  const params = new URLSearchParams(search ?? '');
+  params.set('done', done);
+  return `${path}?${params.toString()}`;
 }

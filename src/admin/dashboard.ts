@@ -19,6 +19,7 @@ import { zh } from './i18n/zh.ts';
 import { Refusal } from './refusal.ts';
 import { accountRoutes } from './routes/account.tsx';
 import { depositsRoutes } from './routes/deposits.tsx';
+import { ledgerRoutes } from './routes/ledger.tsx';
 import { merchantsRoutes } from './routes/merchants.tsx';
 import { moneyRoutes } from './routes/money.tsx';
 import { orderRoutes } from './routes/order.tsx';
@@ -146,6 +147,7 @@ export function createAdminDashboard(deps: Deps, options: { basePath: string }):
     orderRoutes,
     payoutsRoutes,
     moneyRoutes,
+    ledgerRoutes,
     merchantsRoutes,
     webhooksRoutes,
     depositsRoutes,
@@ -172,7 +174,14 @@ export function createAdminDashboard(deps: Deps, options: { basePath: string }):
     };
     if (!c.get('view')) c.header('Content-Security-Policy', dashboardCsp(v.nonce));
     const t = v.t.errors;
-    if (error instanceof Refusal) return c.html(renderErrorPage(v, t[error.kind]), error.status);
+    if (error instanceof Refusal) {
+      if (c.req.method === 'POST' && v.session)
+        deps.logger.warn(
+          { admin: v.session.email, path: c.req.path, refused: error.kind },
+          'dashboard: action refused',
+        );
+      return c.html(renderErrorPage(v, t[error.kind]), error.status);
+    }
     if (error instanceof AdminAuthError)
       return c.html(renderErrorPage(v, v.t.signIn.badCode), error.reason === 'too_many' ? 429 : 400);
     if (error instanceof AppError) {
@@ -184,7 +193,10 @@ export function createAdminDashboard(deps: Deps, options: { basePath: string }):
         case 'order_not_found':
           return c.html(renderErrorPage(v, t.orderNotFound), 404);
         case 'state_conflict':
+        case 'ledger_negative':
           return c.html(renderErrorPage(v, fill(t.conflict, { detail: error.detail ?? '' })), 409);
+        case 'chain_unavailable':
+          return c.html(renderErrorPage(v, fill(t.unavailable, { detail: error.detail ?? '' })), 503);
         default:
           break;
       }

@@ -1,7 +1,10 @@
 import type { AdminStrings } from './i18n/en.ts';
 
 /** Which refusal message a page shows (keys of the `errors` strings). */
-export type RefusalKind = Exclude<keyof AdminStrings['errors'], 'title' | 'back' | 'validation' | 'conflict'>;
+export type RefusalKind = Exclude<
+  keyof AdminStrings['errors'],
+  'title' | 'back' | 'validation' | 'conflict' | 'unavailable'
+>;
 
 /** A request the dashboard refuses on purpose, with the status it answers (always 4xx). */
 export class Refusal extends Error {

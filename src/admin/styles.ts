@@ -75,6 +75,11 @@ button.danger{background:var(--bad);border-color:var(--bad)}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .inline{display:flex;gap:.375rem;align-items:center;flex-wrap:wrap;margin:.25rem 0}
 .inline input{flex:1 1 12rem;width:auto}
+.inline input[type=checkbox]{flex:none}
+.decide{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:center;margin-top:.5rem}
+.decide form{flex:1 1 16rem}
+.held .facts{margin:.5rem 0}
+.why{overflow-wrap:anywhere}
 .pager{display:flex;gap:.75rem;align-items:center;flex-wrap:wrap;margin-top:.75rem}
 .periods{display:flex;gap:.25rem;margin:0 0 .75rem}
 .periods a{padding:.25rem .75rem;border:1px solid var(--line);border-radius:99px;text-decoration:none;background:#fff}

@@ -4,15 +4,18 @@ import * as adminUsers from './repositories/admin-users.ts';
 import * as chainScan from './repositories/chain-scan.ts';
 import * as depositAddresses from './repositories/deposit-addresses.ts';
 import * as ledger from './repositories/ledger.ts';
+import * as ledgerEntries from './repositories/ledger-entries.ts';
 import * as merchants from './repositories/merchants.ts';
 import * as nonces from './repositories/nonces.ts';
 import * as ops from './repositories/ops.ts';
 import * as orderCreation from './repositories/order-creation.ts';
 import * as orderSearch from './repositories/order-search.ts';
 import * as orderStats from './repositories/order-stats.ts';
+import * as orderToken from './repositories/order-token.ts';
 import * as orders from './repositories/orders.ts';
 import * as payoutAcceptance from './repositories/payout-acceptance.ts';
 import * as payoutDecisions from './repositories/payout-decisions.ts';
+import * as payoutHolds from './repositories/payout-holds.ts';
 import * as payoutQueue from './repositories/payout-queue.ts';
 import * as payouts from './repositories/payouts.ts';
 import * as scanOrders from './repositories/scan-orders.ts';
@@ -21,6 +24,7 @@ import * as tokens from './repositories/tokens.ts';
 import * as transferTotals from './repositories/transfer-totals.ts';
 import * as webhookEvents from './repositories/webhook-events.ts';
 import * as webhookLog from './repositories/webhook-log.ts';
+import * as webhookResend from './repositories/webhook-resend.ts';
 import type { Store } from './store.ts';
 
 const handles = new WeakMap<Store, Db>();
@@ -71,11 +75,14 @@ export function createSqliteStore(db: Db): Store {
     // repositories/deposit-addresses.ts
     freeDepositAddressCount: async (...args) => depositAddresses.freeDepositAddressCount(db, ...args),
     addToDepositPool: async (...args) => depositAddresses.addToDepositPool(db, ...args),
-    // repositories/ledger.ts
+    // repositories/ledger.ts (the entries read back: ledger-entries.ts)
     adjustBalance: async (...args) => ledger.adjustBalance(db, ...args),
     listBalances: async (...args) => ledger.listBalances(db, ...args),
-    listLedgerEntries: async (...args) => ledger.listLedgerEntries(db, ...args),
-    sumLedgerEntries: async (...args) => ledger.sumLedgerEntries(db, ...args),
+    listLedgerEntries: async (...args) => ledgerEntries.listLedgerEntries(db, ...args),
+    pageLedgerEntries: async (...args) => ledgerEntries.pageLedgerEntries(db, ...args),
+    ledgerEntriesOfOrder: async (...args) => ledgerEntries.ledgerEntriesOfOrder(db, ...args),
+    lastAdjustmentId: async (...args) => ledger.lastAdjustmentId(db, ...args),
+    sumLedgerEntries: async (...args) => ledgerEntries.sumLedgerEntries(db, ...args),
     // repositories/merchants.ts
     insertMerchant: async (...args) => merchants.insertMerchant(db, ...args),
     listMerchants: async (...args) => merchants.listMerchants(db, ...args),
@@ -102,6 +109,7 @@ export function createSqliteStore(db: Db): Store {
     findOrderByMerchantOrderId: async (...args) => orders.findOrderByMerchantOrderId(db, ...args),
     findOrderById: async (...args) => orders.findOrderById(db, ...args),
     orderParamsKey: async (...args) => orders.orderParamsKey(db, ...args),
+    findOrderToken: async (...args) => orderToken.findOrderToken(db, ...args),
     createOrder: async (...args) => orderCreation.createOrder(db, ...args),
     applyOrderTransitions: async (...args) => orders.applyOrderTransitions(db, ...args),
     findExpirableOrders: async (...args) => orders.findExpirableOrders(db, ...args),
@@ -119,6 +127,7 @@ export function createSqliteStore(db: Db): Store {
     recordPayoutProgress: async (...args) => payouts.recordPayoutProgress(db, ...args),
     holdPayout: async (...args) => payoutDecisions.holdPayout(db, ...args),
     holdsOf: async (...args) => payoutDecisions.holdsOf(db, ...args),
+    holdHistoryOf: async (...args) => payoutHolds.holdHistoryOf(db, ...args),
     approvePayout: async (...args) => payoutDecisions.approvePayout(db, ...args),
     rejectPayout: async (...args) => payoutDecisions.rejectPayout(db, ...args),
     retryHeldPayout: async (...args) => payoutDecisions.retryHeldPayout(db, ...args),
@@ -134,15 +143,15 @@ export function createSqliteStore(db: Db): Store {
     listAddedTokens: async (...args) => tokens.listAddedTokens(db, ...args),
     // repositories/transfer-totals.ts
     finalTransfersSlice: async (...args) => transferTotals.finalTransfersSlice(db, ...args),
-    // repositories/webhook-events.ts
+    // repositories/webhook-events.ts (one event by id: webhook-resend.ts)
     claimDueWebhookEvents: async (...args) => webhookEvents.claimDueWebhookEvents(db, ...args),
     settleAndClaimWebhookEvents: async (...args) => webhookEvents.settleAndClaimWebhookEvents(db, ...args),
     recordWebhookAttempt: async (...args) => webhookEvents.recordWebhookAttempt(db, ...args),
-    insertWebhookEvent: async (...args) => webhookEvents.insertWebhookEvent(db, ...args),
-    findWebhookEvent: async (...args) => webhookEvents.findWebhookEvent(db, ...args),
+    insertWebhookEvent: async (...args) => webhookResend.insertWebhookEvent(db, ...args),
+    findWebhookEvent: async (...args) => webhookResend.findWebhookEvent(db, ...args),
     listWebhookAttempts: async (...args) => webhookLog.listWebhookAttempts(db, ...args),
     listWebhookEvents: async (...args) => webhookLog.listWebhookEvents(db, ...args),
-    resendWebhookEvent: async (...args) => webhookEvents.resendWebhookEvent(db, ...args),
+    resendWebhookEvent: async (...args) => webhookResend.resendWebhookEvent(db, ...args),
     // repositories/webhook-log.ts
     listWebhookEventsPage: async (...args) => webhookLog.listWebhookEventsPage(db, ...args),
     lastAttemptsOf: async (...args) => webhookLog.lastAttemptsOf(db, ...args),

@@ -18,6 +18,7 @@ function merchant(id: string, over: Partial<MerchantRecord> = {}): MerchantRecor
     tokenSealed: `sealed-token-${id}`,
     webhookSecretSealed: `sealed-secret-${id}`,
     callbackUrl: null,
+    compat: 'none',
     status: 'active',
     createdAt: T0,
     updatedAt: T0,

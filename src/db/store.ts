@@ -36,6 +36,7 @@ export type { CursorTimes, ReorgStats } from './repositories/ops.ts';
 export type { OrderPatch } from './repositories/order-rows.ts';
 export type { OrderCursor, OrderFilter, OrderPage } from './repositories/order-search.ts';
 export type { OrderStatRow } from './repositories/order-stats.ts';
+export type { OrderToken } from './repositories/order-token.ts';
 export type { NewOrder, OrderTransition } from './repositories/orders.ts';
 export type { HoldKind, PayoutHold } from './repositories/payout-holds.ts';
 export type { PayoutListing } from './repositories/payout-queue.ts';

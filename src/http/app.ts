@@ -22,6 +22,13 @@ import { getOrderStatusRoute } from './routes/order.get-order-status.ts';
 import { orderPayRoute } from './routes/order.pay.ts';
 import { orderStatusRoute } from './routes/order.status.ts';
 import { supportSymbolsRoute } from './routes/symbol.support-symbols.ts';
+import { xpayCreateCollectionRoute } from './routes/xpay.create-collection.ts';
+import { xpayCreatePayoutRoute } from './routes/xpay.create-payout.ts';
+import { xpayGetBalanceRoute } from './routes/xpay.get-balance.ts';
+import { xpayGetCryptoAddressRoute } from './routes/xpay.get-crypto-address.ts';
+import { xpayOrderStatusRoute } from './routes/xpay.order-status.ts';
+import { xpaySupportSymbolsRoute } from './routes/xpay.support-symbols.ts';
+import { isXpayRequest, xpayFail } from './xpay-envelope.ts';
 
 /** Extra route groups mounted by other parts (checkout page, operations endpoints). */
 export type RouteGroup = (ctx: HttpContext) => Hono;
@@ -39,7 +46,8 @@ export function createHttpContext(deps: Deps, directory?: MerchantDirectory): Ht
 
 /**
  * A Hono app with request ids, the access log, `routes` mounted at `/`, and one error handler that
- * maps AppError codes through http/errors.ts into the R<T> envelope and logs by log-refusal.ts.
+ * maps AppError codes through http/errors.ts into the R<T> envelope (XPay's envelope for a request
+ * answered XPay's way: xpay-envelope.ts) and logs by log-refusal.ts.
  */
 export function mountRoutes(ctx: HttpContext, routes: RouteGroup[]): Hono {
   const { deps } = ctx;
@@ -47,11 +55,11 @@ export function mountRoutes(ctx: HttpContext, routes: RouteGroup[]): Hono {
   app.use('*', requestId(deps.logger));
   app.use('*', accessLog(deps.logger));
   for (const route of routes) app.route('/', route(ctx));
-  app.notFound((c) => fail(c, new AppError('not_found')));
+  app.notFound((c) => (isXpayRequest(c) ? xpayFail : fail)(c, new AppError('not_found')));
   app.onError((error, c) => {
     const appError = asAppError(error);
     logRefusal(c, deps.logger, appError, error);
-    return fail(c, appError);
+    return (isXpayRequest(c) ? xpayFail : fail)(c, appError);
   });
   return app;
 }
@@ -60,13 +68,21 @@ export function mountRoutes(ctx: HttpContext, routes: RouteGroup[]): Hono {
  * The public app (the API port): every endpoint of the interface, the checkout page, `/healthz`,
  * a `/readyz` that says only ready or not, and the API's description (`/openapi.json`, `/docs`). `/metrics` is here only when KASSA_METRICS_TOKEN is
  * set (then behind it); the rest of operations lives on the admin app (admin-app.ts). Signed POST
- * bodies are size- and depth-limited where they are read (middleware/signed-post.ts).
+ * bodies are size- and depth-limited where they are read (middleware/signed-post.ts). Requests
+ * carrying `X-API-TOKEN` are served XPay's way by the `xpay.*` routes, mounted first, for merchants
+ * in XPay mode (docs/xpay-migration.md); every other request goes on to the interface's routes.
  */
 export function createApp(
   deps: Deps,
   options: { extraRoutes?: RouteGroup[]; directory?: MerchantDirectory } = {},
 ) {
   return mountRoutes(createHttpContext(deps, options.directory), [
+    xpayCreateCollectionRoute,
+    xpayCreatePayoutRoute,
+    xpayOrderStatusRoute,
+    xpayGetBalanceRoute,
+    xpayGetCryptoAddressRoute,
+    xpaySupportSymbolsRoute,
     createCollectionRoute,
     createPayoutRoute,
     getBalanceRoute,

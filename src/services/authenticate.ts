@@ -75,15 +75,19 @@ export async function authenticatePost(
   return merchant;
 }
 
-/** Records the envelope's nonce for the merchant; throws 401 when it was used within the window. */
+/**
+ * Records a signed request's nonce for the merchant until its timestamp's window has passed; throws
+ * 401 (`nonce_reused`, with `replayText` as its detail when given) when it was used within it.
+ */
 export async function consumeRequestNonce(
   deps: Pick<Deps, 'config' | 'db'>,
   merchant: Merchant,
-  envelope: Envelope,
+  signed: Pick<Envelope, 'timestamp' | 'nonce'>,
+  replayText?: string,
 ): Promise<void> {
-  const expiresAt = envelope.timestamp * 1000 + deps.config.auth.timestampWindowSeconds * 1000 + 1000;
-  if (!(await deps.db.consumeNonce(merchant.id, envelope.nonce, expiresAt)))
-    throw new AppError('nonce_reused');
+  const expiresAt = signed.timestamp * 1000 + deps.config.auth.timestampWindowSeconds * 1000 + 1000;
+  if (!(await deps.db.consumeNonce(merchant.id, signed.nonce, expiresAt)))
+    throw new AppError('nonce_reused', replayText);
 }
 
 /**

@@ -32,8 +32,8 @@ export async function browseWebhooks(
   query: WebhooksQuery,
   limit = WEBHOOKS_PAGE_SIZE,
 ): Promise<WebhooksResult> {
-  if (query.status && !['pending', 'delivered', 'failed'].includes(query.status))
-    throw new AppError('validation', 'status must be pending, delivered or failed.');
+  if (query.status && !['pending', 'delivered', 'failed', 'skipped'].includes(query.status))
+    throw new AppError('validation', 'status must be pending, delivered, failed or skipped.');
   if (query.type && !/^[A-Z_]{1,40}$/.test(query.type))
     throw new AppError('validation', 'type must be an event type such as ORDER_SUCCESS.');
   const page = await deps.db.listWebhookEventsPage({

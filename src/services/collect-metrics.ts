@@ -169,8 +169,8 @@ export async function collectMetrics(
   text.family(
     'kassa_webhook_events',
     'gauge',
-    'Webhook events by status: pending (queued or retrying), delivered, failed (gave up; resend by hand).',
-    ['pending', 'delivered', 'failed'].map((status) => ({
+    'Webhook events by status: pending (queued or retrying), delivered, failed (gave up; resend by hand), skipped (an event XPay never sends, for a merchant in XPay mode).',
+    ['pending', 'delivered', 'failed', 'skipped'].map((status) => ({
       labels: { status },
       value: byStatus.get(status) ?? 0,
     })),

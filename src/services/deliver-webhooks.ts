@@ -59,6 +59,8 @@ export function createWebhookDeliverer(
     } else if (r.outcome.status === 'failed') {
       summary.failed++;
       log.error(fields, 'webhook failed for good; `kassa webhooks resend` sends it again');
+    } else if (r.outcome.status === 'skipped') {
+      log.debug(fields, 'webhook not sent: XPay never sends this event type');
     } else {
       summary.retrying++;
       const next = { ...fields, nextAttemptAt: new Date(r.outcome.nextAttemptAt).toISOString() };
@@ -94,8 +96,8 @@ export function createWebhookDeliverer(
           const result = await performWebhookAttempt(deps, event, merchant, random);
           finished.push({ event, result }); // after the await: `finished` is swapped by each round
         } catch (err) {
-          // A missing master key or an unreadable merchant list gets here: the lease runs out and the
-          // event is tried again.
+          // A missing master key, an unreadable merchant list or an XPay-shaped event that cannot be
+          // built (its order unreadable, or a bug) gets here: the lease runs out and the event is tried again.
           log.error({ eventId: event.id, err }, 'webhook attempt could not be made');
         } finally {
           inFlight.delete(event.id);

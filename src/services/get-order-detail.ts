@@ -6,13 +6,17 @@ import type { Order } from '../domain/order.ts';
 import { paymentUrlFor } from './create-collection.ts';
 import type { Deps } from './deps.ts';
 import { explorerLink } from './get-checkout.ts';
+import { type EntryView, entryView } from './manage-ledger.ts';
 import { MerchantDirectory } from './merchant-directory.ts';
 
 /** One line of an order's history. */
 export interface TimelineEntry {
   at: number;
-  kind: 'created' | 'status' | 'transfer' | 'attempt';
-  /** The status reached (status entries), the transfer's or attempt's state otherwise. */
+  kind: 'created' | 'status' | 'transfer' | 'attempt' | 'held' | 'decided';
+  /**
+   * The status reached (status entries), the transfer's or attempt's state, the hold's kind
+   * (approval, stuck) or the operator's decision (approved, rejected, retried, failed, landed, final).
+   */
   state: string;
   /** Reason, amount or error: what a person reads beside the state. */
   detail: string | null;
@@ -34,6 +38,8 @@ export interface PayoutAttemptView {
   txHash: string;
   explorerUrl: string | null;
   nonce: number | null;
+  /** The spend slot in words (nonce, TRON window, Sui inputs). */
+  slot: string | null;
   status: string;
   blockNum: number | null;
   error: string | null;
@@ -45,11 +51,24 @@ export interface PayoutAttemptView {
 export interface OrderWebhookView {
   eventId: string;
   notifyType: string;
-  status: 'pending' | 'delivered' | 'failed';
+  status: 'pending' | 'delivered' | 'failed' | 'skipped';
   createdAt: number;
   nextAttemptAt: number | null;
   deliveredAt: number | null;
   attempts: WebhookAttempt[];
+}
+
+/** Something a payout waited for (or waits for) and what the operator decided. */
+export interface PayoutHoldView {
+  kind: 'approval' | 'stuck';
+  reason: string;
+  since: number;
+  /** Null while it waits. */
+  resolvedAt: number | null;
+  /** approved, rejected, retried, failed, landed (the transaction showed up), final (the payout ended). */
+  resolution: string | null;
+  /** The operator's reason for a rejection or a failure. */
+  note: string | null;
 }
 
 /** Everything the order page shows. */
@@ -64,6 +83,10 @@ export interface OrderDetail {
   timeline: TimelineEntry[];
   transfers: OrderTransferView[];
   attempts: PayoutAttemptView[];
+  /** A payout's holds (approval, stuck), oldest first; empty for a collection. */
+  holds: PayoutHoldView[];
+  /** What the order moved on its merchant's ledger (credit; freeze, then debit or release). */
+  ledger: EntryView[];
   webhooks: OrderWebhookView[];
 }
 
@@ -82,8 +105,10 @@ function statusOf(data: string): { status: string; reason: string | null } {
 /**
  * One order by its internal id with its history: the status changes (each written with its webhook
  * event, in the same transaction, so the outbox is the record of them), the transfers that paid it
- * and the payout transactions signed for it, each with an explorer link; its webhooks with every
- * attempt (status code, latency); and the checkout link. Throws `order_not_found`.
+ * and the payout transactions signed for it, each with an explorer link; a payout's holds
+ * (approval, stuck) and the operator's decisions; what it moved on the merchant's ledger; its
+ * webhooks with every attempt (status code, latency); and the checkout link. Throws
+ * `order_not_found`.
  */
 export async function getOrderDetail(
   deps: Pick<Deps, 'db' | 'config' | 'box' | 'clock'>,
@@ -109,12 +134,27 @@ export async function getOrderDetail(
     txHash: a.txHash,
     explorerUrl: link(a.txHash),
     nonce: a.nonce,
+    slot: a.slot,
     status: a.status,
     blockNum: a.blockNum,
     error: a.error,
     signedAt: a.createdAt,
     updatedAt: a.updatedAt,
   }));
+  const holds =
+    order.type === 'PAYOUT'
+      ? (await deps.db.holdHistoryOf(order.id)).map((h) => ({
+          kind: h.kind,
+          reason: h.reason,
+          since: h.createdAt,
+          resolvedAt: h.resolvedAt,
+          resolution: h.resolution,
+          note: h.note,
+        }))
+      : [];
+  const ledger = (await deps.db.ledgerEntriesOfOrder(order.id)).map((e) =>
+    entryView({ ...e, orderId: order.orderId }),
+  );
   const events = (await deps.db.listWebhookEvents({ order: order.id, limit: 200 })).sort(
     (a, b) => a.orderVersion - b.orderVersion || a.createdAt - b.createdAt,
   );
@@ -142,6 +182,12 @@ export async function getOrderDetail(
       detail: `${t.amount} ${order.symbol} in block ${t.blockNum}`,
     })),
     ...attempts.map((a) => ({ at: a.signedAt, kind: 'attempt' as const, state: a.status, detail: a.error })),
+    ...holds.flatMap((h) => [
+      { at: h.since, kind: 'held' as const, state: h.kind, detail: h.reason },
+      ...(h.resolvedAt === null
+        ? []
+        : [{ at: h.resolvedAt, kind: 'decided' as const, state: h.resolution ?? '?', detail: h.note }]),
+    ]),
   ].sort((a, b) => a.at - b.at);
   let checkoutUrl: string | null = null;
   if (order.type === 'COLLECTION' && merchant?.status === 'active' && deps.box) {
@@ -163,6 +209,8 @@ export async function getOrderDetail(
     timeline,
     transfers,
     attempts,
+    holds,
+    ledger,
     webhooks,
   };
 }

@@ -16,7 +16,8 @@ const spend = (a: PayoutAttempt): RecordedSpend => ({
  * 11, "never twice"), from the adapter's verdict on its spend slot, and records it: `dead` (proven
  * unable to land) gives up its transactions so the sender signs it in a new slot; `unexplained`
  * (the slot was used by something Kassa did not record) holds the payout for the operator, logged
- * as an error once and counted in /metrics (`kassa_payouts_held`); `open` and `landed` change
+ * as an error once and counted in /metrics (`kassa_payouts_held`), unless the operator gave these
+ * transactions up while the chain was asked (their decision stands); `open` and `landed` change
  * nothing (the same bytes are sent again, or the tracker follows the one that landed).
  */
 export async function judgePayoutSlot(
@@ -54,13 +55,21 @@ export async function judgePayoutSlot(
       break;
     case 'unexplained': {
       const reason = `Its spend slot (${first.slot ?? 'unknown'}) was used by a transaction Kassa did not record: ${verdict.detail}`;
-      if (await deps.db.holdPayout({ orderRef: order.id, reason, now })) {
+      const held = await deps.db.holdPayout({
+        orderRef: order.id,
+        attempts: attempts.map((a) => a.id),
+        reason,
+        now,
+      });
+      if (held === 'held') {
         log.error(
           { merchantId: order.merchantId, txids: attempts.map((a) => a.txHash), detail: verdict.detail },
           'payout held: check the chain, then `kassa payouts retry` (it did not land) or `kassa payouts fail`',
         );
-      } else {
+      } else if (held === 'still held') {
         log.debug({ detail: verdict.detail }, 'payout still held');
+      } else {
+        log.info({ detail: verdict.detail }, 'payout not held: the operator decided on it meanwhile');
       }
       break;
     }

@@ -9,7 +9,7 @@ export interface WebhookEventView {
   /** The merchant's orderId; null for test events. */
   orderId: string | null;
   notifyType: string;
-  status: 'pending' | 'delivered' | 'failed';
+  status: 'pending' | 'delivered' | 'failed' | 'skipped';
   attempts: number;
   createdAt: string;
   /** Pending events only: when the next attempt is due (or, mid-attempt, when its lease ends). */

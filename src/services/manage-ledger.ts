@@ -1,5 +1,4 @@
-import type { MerchantBalance } from '../db/store.ts';
-
+import type { LedgerEntry, MerchantBalance } from '../db/store.ts';
 import { type Chain, isChain } from '../domain/chains.ts';
 import { AppError } from '../domain/errors.ts';
 import { formatAmount, parseSignedAmount } from '../domain/money.ts';
@@ -64,7 +63,12 @@ export async function ledgerEntries(deps: Pick<Deps, 'db'>, merchantId: string):
   if (!(await deps.db.findMerchant(merchantId)))
     throw new AppError('not_found', `No merchant ${merchantId}.`);
   const entries = await deps.db.listLedgerEntries({ merchantId });
-  return entries.map((e) => ({
+  return entries.map(entryView);
+}
+
+/** A ledger entry in signed decimal strings (`+10.00`, `-2.50`) with an ISO time. */
+export function entryView(e: LedgerEntry & { orderId: string | null }): EntryView {
+  return {
     id: e.id,
     chain: e.chain,
     symbol: e.symbol,
@@ -74,18 +78,26 @@ export async function ledgerEntries(deps: Pick<Deps, 'db'>, merchantId: string):
     orderId: e.orderId,
     reason: e.reason,
     createdAt: new Date(e.createdAt).toISOString(),
-  }));
+  };
 }
 
 /**
  * Records an operator's top-up (`+X`) or correction (`-X`) of a merchant's available balance with a
  * required reason, as one ledger entry. Refuses an unknown merchant, chain or token, an amount that
  * is not an exact signed decimal for the token, a blank reason, and a correction larger than what
- * is available (`ledger_negative`).
+ * is available (`ledger_negative`). With `expectLastAdjustment` (the dashboard's form), refuses
+ * (`state_conflict`) when another adjustment was recorded since the form was drawn.
  */
 export async function adjustLedger(
   deps: Pick<Deps, 'db' | 'config' | 'clock' | 'logger'>,
-  input: { merchantId: string; chain: string; symbol: string; amount: string; reason: string },
+  input: {
+    merchantId: string;
+    chain: string;
+    symbol: string;
+    amount: string;
+    reason: string;
+    expectLastAdjustment?: string | null;
+  },
 ): Promise<BalanceView> {
   if (!(await deps.db.findMerchant(input.merchantId)))
     throw new AppError('not_found', `No merchant ${input.merchantId}.`);
@@ -109,6 +121,9 @@ export async function adjustLedger(
       amountBase: parsed.base,
       reason,
       now: deps.clock.now(),
+      ...(input.expectLastAdjustment === undefined
+        ? {}
+        : { expectLastAdjustment: input.expectLastAdjustment }),
     })
     .catch(async (error: unknown) => {
       if (!(error instanceof AppError) || error.code !== 'ledger_negative') throw error;

@@ -1,5 +1,5 @@
 import type { MerchantRecord } from '../db/store.ts';
-
+import type { CompatMode } from '../domain/compat-mode.ts';
 import { AppError } from '../domain/errors.ts';
 import type { MerchantKind } from '../domain/order.ts';
 import { newId, newSecret } from '../lib/ids.ts';
@@ -10,8 +10,43 @@ import { type Deps, requireBox } from './deps.ts';
 export interface MerchantCreated {
   merchantId: string;
   kind: MerchantKind;
+  compat: CompatMode;
   token: string;
   webhookSecret: string;
+}
+
+/** A merchant's existing credentials, kept when it moves from XPay Labs (its apiKey and apiSecret). */
+export interface ImportedSecrets {
+  token: string;
+  webhookSecret: string;
+}
+
+/** Printable ASCII without spaces, at least 32 characters: XPay's `x…` tokens and Base64 secrets fit. */
+const IMPORTABLE = /^[\x21-\x7e]{32,256}$/;
+
+/**
+ * Checks secrets brought from XPay Labs: both printable, 32 to 256 characters, and a token no other
+ * merchant has (its token is how an XPay-style request finds its merchant). Throws a validation error.
+ */
+async function checkImported(
+  deps: Pick<Deps, 'db' | 'box'>,
+  secrets: ImportedSecrets,
+): Promise<ImportedSecrets> {
+  const { token, webhookSecret } = secrets;
+  if (typeof token !== 'string' || !IMPORTABLE.test(token))
+    throw new AppError(
+      'validation',
+      'The imported token must be 32 to 256 printable characters without spaces.',
+    );
+  if (typeof webhookSecret !== 'string' || !IMPORTABLE.test(webhookSecret))
+    throw new AppError(
+      'validation',
+      'The imported webhook secret must be 32 to 256 printable characters without spaces.',
+    );
+  const box = requireBox(deps as Deps);
+  if ((await deps.db.listMerchants()).some((m) => box.open(m.tokenSealed, `${m.id}:token`) === token))
+    throw new AppError('validation', 'Another merchant already has this token.');
+  return { token, webhookSecret };
 }
 
 /**
@@ -41,15 +76,33 @@ export function checkCallbackUrl(url: string, options: { allowPrivateTargets: bo
   return parsed.toString();
 }
 
-/** Creates a merchant with fresh random token and webhook secret, sealed with the master key. */
+/**
+ * Creates a merchant with fresh random token and webhook secret, sealed with the master key; in
+ * `compat` mode `xpay` it may instead keep the apiKey and apiSecret it had at XPay Labs
+ * (`importSecrets`), so its servers change nothing but the URL. Importing is refused in the
+ * interface's own mode, where the token is the signing key and must never have been sent around.
+ */
 export async function createMerchant(
   deps: Pick<Deps, 'db' | 'box' | 'clock' | 'config'>,
-  input: { kind: MerchantKind; name?: string | null; callbackUrl?: string | null },
+  input: {
+    kind: MerchantKind;
+    name?: string | null;
+    callbackUrl?: string | null;
+    compat?: CompatMode;
+    importSecrets?: ImportedSecrets;
+  },
 ): Promise<MerchantCreated> {
   const box = requireBox(deps as Deps);
+  const compat = input.compat ?? 'none';
+  if (input.importSecrets && compat !== 'xpay')
+    throw new AppError(
+      'validation',
+      'Secrets can only be imported for a merchant in XPay mode (--compat xpay).',
+    );
+  const imported = input.importSecrets ? await checkImported(deps, input.importSecrets) : null;
   const id = newId('mch');
-  const token = newSecret();
-  const webhookSecret = newSecret();
+  const token = imported?.token ?? newSecret();
+  const webhookSecret = imported?.webhookSecret ?? newSecret();
   const now = deps.clock.now();
   await deps.db.insertMerchant({
     id,
@@ -58,11 +111,12 @@ export async function createMerchant(
     tokenSealed: box.seal(token, `${id}:token`),
     webhookSecretSealed: box.seal(webhookSecret, `${id}:webhook`),
     callbackUrl: input.callbackUrl ? checkCallbackUrl(input.callbackUrl, deps.config.webhooks) : null,
+    compat,
     status: 'active',
     createdAt: now,
     updatedAt: now,
   });
-  return { merchantId: id, kind: input.kind, token, webhookSecret };
+  return { merchantId: id, kind: input.kind, compat, token, webhookSecret };
 }
 
 /** Merchants without secrets, for `kassa merchant list`. */
@@ -72,6 +126,7 @@ export async function describeMerchants(deps: Pick<Deps, 'db'>) {
     kind: m.kind,
     name: m.name,
     callbackUrl: m.callbackUrl,
+    compat: m.compat,
     status: m.status,
     createdAt: new Date(m.createdAt).toISOString(),
   }));
@@ -107,6 +162,21 @@ export async function setMerchantCallback(
   await mustExist(deps, id);
   const callbackUrl = url ? checkCallbackUrl(url, deps.config.webhooks) : null;
   await deps.db.updateMerchant(id, { callbackUrl }, deps.clock.now());
+}
+
+/**
+ * Sets how a merchant is served besides the interface: `xpay` (also XPay's way) or `none`. Takes
+ * effect within a second in every process (the merchant directory re-reads). Returns the mode it
+ * had before.
+ */
+export async function setMerchantCompat(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  id: string,
+  compat: CompatMode,
+): Promise<{ merchantId: string; compat: CompatMode; previous: CompatMode }> {
+  const before = await mustExist(deps, id);
+  await deps.db.updateMerchant(id, { compat }, deps.clock.now());
+  return { merchantId: id, compat, previous: before.compat };
 }
 
 /** Disables a merchant: its signatures stop verifying; its orders are kept. */

@@ -1,5 +1,6 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MerchantRecord } from '../db/store.ts';
-
+import type { CompatMode } from '../domain/compat-mode.ts';
 import type { MerchantKind } from '../domain/order.ts';
 import { checkoutLinkKey } from './checkout-link.ts';
 import type { Deps } from './deps.ts';
@@ -11,6 +12,8 @@ export interface Merchant {
   kind: MerchantKind;
   name: string | null;
   callbackUrl: string | null;
+  /** `xpay`: also served XPay's way (requests with X-API-TOKEN, XPay-signed webhooks); absent = `none`. */
+  compat?: CompatMode;
   token: string;
   webhookSecret: string;
   /** The key of its checkout links' `sign` (checkout-link.ts), derived from the token. */
@@ -23,6 +26,13 @@ interface Snapshot {
   at: number;
   list: Merchant[];
   byId: Map<string, Merchant>;
+  /** XPay-mode merchants by the SHA-256 of their token. */
+  byToken: Map<string, Merchant>;
+}
+
+/** The key of the token map: SHA-256 of the token, so a lookup's timing says nothing about a token. */
+function tokenDigest(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('base64');
 }
 
 /**
@@ -31,6 +41,7 @@ interface Snapshot {
  * second. A re-read opens only the secrets that changed since the last one (a merchant's sealed
  * values are compared), so it costs one query however many merchants there are. A signature that
  * matches nobody never triggers a re-read: failed requests cost HMACs only, never decryption.
+ * Merchants in XPay mode can also be found by their token (the `X-API-TOKEN` header): one map lookup.
  */
 export class MerchantDirectory {
   private cache: Snapshot | null = null;
@@ -40,7 +51,7 @@ export class MerchantDirectory {
   private generation = 0;
   private readonly opened = new Map<
     string,
-    { tokenSealed: string; webhookSealed: string; merchant: Merchant }
+    { tokenSealed: string; webhookSealed: string; tokenDigest: string; merchant: Merchant }
   >();
 
   constructor(private readonly deps: Pick<Deps, 'db' | 'box' | 'clock'>) {}
@@ -53,6 +64,19 @@ export class MerchantDirectory {
   /** One active merchant by id, or null. */
   async byId(id: string): Promise<Merchant | null> {
     return (await this.load()).byId.get(id) ?? null;
+  }
+
+  /**
+   * The active XPay-mode merchant whose token `token` is, or null: one map lookup keyed by the
+   * token's SHA-256, then a constant-time comparison of the token itself. A merchant not in XPay
+   * mode is never found this way (its token is a signing key that must not travel in a header).
+   */
+  async byToken(token: string): Promise<Merchant | null> {
+    const merchant = (await this.load()).byToken.get(tokenDigest(token));
+    if (!merchant) return null;
+    const given = Buffer.from(token, 'utf8');
+    const known = Buffer.from(merchant.token, 'utf8');
+    return given.length === known.length && timingSafeEqual(given, known) ? merchant : null;
   }
 
   /** Drops the cache (after this process changed a merchant). */
@@ -79,7 +103,12 @@ export class MerchantDirectory {
     const list = (await this.deps.db.listActiveMerchants()).map((m) => this.open(m));
     const byId = new Map(list.map((m) => [m.id, m]));
     for (const id of this.opened.keys()) if (!byId.has(id)) this.opened.delete(id);
-    const snapshot = { at: now, list, byId };
+    const byToken = new Map<string, Merchant>();
+    for (const m of list) {
+      const digest = this.opened.get(m.id)?.tokenDigest;
+      if (m.compat === 'xpay' && digest) byToken.set(digest, m);
+    }
+    const snapshot = { at: now, list, byId, byToken };
     if (generation === this.generation) this.cache = snapshot;
     return snapshot;
   }
@@ -87,8 +116,9 @@ export class MerchantDirectory {
   private open(m: MerchantRecord): Merchant {
     const known = this.opened.get(m.id);
     if (known && known.tokenSealed === m.tokenSealed && known.webhookSealed === m.webhookSecretSealed) {
-      if (known.merchant.callbackUrl !== m.callbackUrl || known.merchant.name !== m.name)
-        known.merchant = { ...known.merchant, callbackUrl: m.callbackUrl, name: m.name };
+      const k = known.merchant;
+      if (k.callbackUrl !== m.callbackUrl || k.name !== m.name || k.compat !== m.compat)
+        known.merchant = { ...k, callbackUrl: m.callbackUrl, name: m.name, compat: m.compat };
       return known.merchant;
     }
     const box = requireBox(this.deps as Deps);
@@ -98,11 +128,17 @@ export class MerchantDirectory {
       kind: m.kind,
       name: m.name,
       callbackUrl: m.callbackUrl,
+      compat: m.compat,
       token,
       webhookSecret: box.open(m.webhookSecretSealed, `${m.id}:webhook`),
       checkoutKey: checkoutLinkKey(token),
     };
-    this.opened.set(m.id, { tokenSealed: m.tokenSealed, webhookSealed: m.webhookSecretSealed, merchant });
+    this.opened.set(m.id, {
+      tokenSealed: m.tokenSealed,
+      webhookSealed: m.webhookSecretSealed,
+      tokenDigest: tokenDigest(token),
+      merchant,
+    });
     return merchant;
   }
 }

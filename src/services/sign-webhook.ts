@@ -33,16 +33,26 @@ export function signWebhook(message: WebhookMessage, secret: string): SignedWebh
     `{"eventId":${JSON.stringify(message.eventId)},"notifyType":${JSON.stringify(message.notifyType)},` +
     `"timestamp":${message.timestamp},"nonce":${JSON.stringify(message.nonce)},` +
     `"data":${message.dataText},"sign":"${sign}"}`;
-  const timestamp = String(message.timestamp);
-  const signature = hmacBase64(secret, `${message.eventId}.${timestamp}.${body}`);
+  return { body, headers: webhookHeaders(message.eventId, message.timestamp, body, secret) };
+}
+
+/**
+ * The headers of a webhook request with `body`: JSON content type, Kassa's user agent, and the
+ * Standard Webhooks `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + base64
+ * HMAC-SHA256 of `${id}.${timestamp}.${body}`, keyed by the webhook secret).
+ */
+export function webhookHeaders(
+  eventId: string,
+  timestamp: number,
+  body: string,
+  secret: string,
+): Record<string, string> {
+  const ts = String(timestamp);
   return {
-    body,
-    headers: {
-      'content-type': 'application/json',
-      'user-agent': 'Kassa-Webhooks/1',
-      'webhook-id': message.eventId,
-      'webhook-timestamp': timestamp,
-      'webhook-signature': `v1,${signature}`,
-    },
+    'content-type': 'application/json',
+    'user-agent': 'Kassa-Webhooks/1',
+    'webhook-id': eventId,
+    'webhook-timestamp': ts,
+    'webhook-signature': `v1,${hmacBase64(secret, `${eventId}.${ts}.${body}`)}`,
   };
 }

@@ -1,29 +1,38 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mountAdminDashboard } from '../../src/admin/dashboard.ts';
 import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
+import { attemptsOfOrder } from '../../src/db/repositories/payouts.ts';
 import { listWebhookEvents } from '../../src/db/repositories/webhook-log.ts';
+import { tokenBalance } from '../../src/devnet/evm/tokens.ts';
 import type { Order } from '../../src/domain/order.ts';
 import { createAdminUser } from '../../src/services/admin-accounts.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
+import { listOperatorPayouts } from '../../src/services/manage-payouts.ts';
 import { chainJobs } from '../../workers/jobs/chain-jobs.ts';
 import { webhookJobs } from '../../workers/jobs/deliver-webhooks.ts';
 import { startWorker, type Worker } from '../../workers/main.ts';
 import { followRealTime, launchBrowser, type Served, serveApp, watchProblems } from '../helpers/browser.ts';
-import { type EvmWorld, evmWorld } from '../helpers/evm-chain.ts';
+import { type EvmWorld, evmWorld, spendHotWalletNonce } from '../helpers/evm-chain.ts';
+import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
 import { body } from '../helpers/harness.ts';
 import { type Receiver, startReceiver } from '../helpers/webhook-receiver.ts';
 
 /**
  * The dashboard in real Chromium against a real shop: a collection paid on anvil and a payout sent
  * from the hot wallet, both moved only by the real worker (scanner, payouts, webhook delivery to a
- * real receiver). Sign-in, refusals, every page on a desktop and a phone, search by txid, resend.
+ * real receiver). Sign-in, refusals, every page on a desktop and a phone, search by txid, resend;
+ * payouts above the approval threshold approved (then signed and paid on anvil by the worker) or
+ * rejected, and a payout held because its nonce was spent elsewhere retried from the page. The
+ * chain is reached through a fault proxy, which holds a broadcast for that last case.
  */
 const ADMIN = { email: 'ops@shop.example', password: 'correct horse battery' };
 const VIEWER = { email: 'look@shop.example', password: 'staple paper clip' };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 let w: EvmWorld;
+let proxy: FaultProxy;
 let served: Served;
 let worker: Worker;
 let receiver: Receiver;
@@ -51,7 +60,18 @@ const successEventId = () =>
 const orderNow = (orderId: string) => findOrderByMerchantOrderId(w.h.db, m.merchantId, orderId) as Order;
 
 beforeAll(async () => {
-  w = await evmWorld(['POLYGON'], { confirmations: 2 });
+  w = await evmWorld(['POLYGON'], {
+    confirmations: 2,
+    rpc: async (_chain, url) => {
+      proxy = await startFaultProxy(url);
+      return [proxy.url];
+    },
+    overrides: {
+      payouts: { limits: { approvalAbove: { USDC: '10' } } },
+      // every sign-in here comes from 127.0.0.1; the per-address limit has its own in-process test
+      admin: { signInPerAddress: { limit: 50, windowSeconds: 900 } },
+    },
+  });
   stopClock = followRealTime(w.h.clock);
   receiver = await startReceiver();
   mountAdminDashboard(w.h.app, w.h.rt);
@@ -101,6 +121,7 @@ afterAll(async () => {
   await served?.close();
   await receiver?.close();
   stopClock?.();
+  await proxy?.close();
   await w?.close();
 });
 
@@ -191,17 +212,17 @@ describe('an admin', () => {
     expect(problems).toEqual([]);
   });
 
-  it('sees the payout in the queue with the transaction the worker signed, and what is not there yet', async () => {
+  it('sees the payout in the queue with the transaction the worker signed, and nothing waiting for a decision', async () => {
     await page.goto(`${served.url}/admin/payouts`);
-    const row = page.locator(`tr[data-order="${payout.id}"]`);
+    const row = page.locator(`#payouts tr[data-order="${payout.id}"]`);
     const sent = orderNow('PAY-7');
     // Sent and mined in one block; no block is mined after it, so it waits for its 2 confirmations.
     expect(sent.status).toBe('PENDING_CONFIRMATION');
     expect(await row.locator('.badge').first().textContent()).toBe('Confirming');
     expect(await row.locator(`[title="${sent.transaction?.txid}"]`).count()).toBe(1);
-    expect(await text(page, '.notyet')).toContain(
-      'Approvals, rejections and held ("stuck") payouts arrive with the merchant ledger.',
-    );
+    expect(await text(page, '#approval')).toContain('No payout waits for approval.');
+    expect(await text(page, '#held')).toContain('No payout is held.');
+    expect(await page.locator('.notyet').count()).toBe(0);
     await page.goto(`${served.url}/admin/orders/${payout.id}`);
     expect(await page.locator('#attempts tbody tr').count()).toBe(1);
     expect(await page.locator(`#attempts [title="${sent.transaction?.txid}"]`).count()).toBe(1);
@@ -310,6 +331,190 @@ describe('a viewer', () => {
   });
 });
 
+describe('payouts that wait for the operator', () => {
+  const BIG_TO = '0x2222222222222222222222222222222222222222' as Address;
+  const HELD_TO = '0x3333333333333333333333333333333333333333' as Address;
+  const received = (to: Address) => {
+    const c = w.devnet.get('POLYGON');
+    return tokenBalance(c.client, c.tokens.USDC.address, to);
+  };
+  const awaiting = async () =>
+    (await listOperatorPayouts(w.h.rt, { awaitingApproval: true })).map((p) => p.orderId).sort();
+
+  beforeAll(async () => {
+    await w.h.fund(m, 'POLYGON', 'USDC', '100');
+    for (const [orderId, amount] of [
+      ['PAY-BIG', '12'],
+      ['PAY-NO', '11'],
+    ] as const) {
+      const res = await body(
+        await w.h.post('/v1/order/createPayout', m, {
+          amount,
+          symbol: 'USDC',
+          chain: 'POLYGON',
+          orderId,
+          receiveAddress: BIG_TO,
+        }),
+      );
+      expect(res.code).toBe(200);
+      expect(orderNow(orderId)).toMatchObject({ status: 'INIT', reason: 'Waiting for approval.' });
+    }
+  });
+
+  it('shows a viewer the payouts awaiting approval without a button, and refuses a forged approval (403)', async () => {
+    const { context, page } = await signedIn(VIEWER);
+    await page.goto(`${served.url}/admin/payouts`);
+    const big = orderNow('PAY-BIG');
+    expect(await page.locator('#approval tbody tr').count()).toBe(2);
+    expect(await page.locator('#approval button').count()).toBe(0);
+    const [refused] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.evaluate((id) => {
+        const form = document.createElement('form');
+        form.method = 'post';
+        form.action = `/admin/payouts/${id}/approve`;
+        const csrf = document.querySelector('input[name=csrf]') as HTMLInputElement;
+        const confirm = Object.assign(document.createElement('input'), { name: 'confirm', value: 'yes' });
+        form.append(csrf.cloneNode(), confirm);
+        document.body.append(form);
+        form.submit();
+      }, big.id),
+    ]);
+    expect(refused.status()).toBe(403);
+    await page.waitForLoadState('load');
+    expect(await text(page, '[role=alert]')).toContain('Your role is viewer');
+    expect(await awaiting()).toEqual(['PAY-BIG', 'PAY-NO']);
+    expect(orderNow('PAY-BIG').status).toBe('INIT');
+    await context.close();
+  });
+
+  it('approves a payout that waits for approval and sees the real worker sign it and pay it on anvil', async () => {
+    const { context, page, problems } = await signedIn(ADMIN);
+    await page.goto(`${served.url}/admin/payouts`);
+    const row = page.locator(`#approval tr[data-order="${orderNow('PAY-BIG').id}"]`);
+    expect(await row.locator('td[data-label=Amount]').textContent()).toBe('12');
+    expect(await received(BIG_TO)).toBe(0n);
+    await row.locator('input[name=confirm]').check();
+    await Promise.all([
+      page.waitForURL(/done=approved/),
+      row.getByRole('button', { name: 'Approve' }).click(),
+    ]);
+    expect(await text(page, '[role=status]')).toContain('The payout is approved');
+    expect(await awaiting()).toEqual(['PAY-NO']);
+    await until(
+      () => orderNow('PAY-BIG').status,
+      (s) => s === 'PENDING_CONFIRMATION',
+      'the worker to sign and send the approved payout',
+    );
+    expect(await received(BIG_TO)).toBe(12_000_000n);
+    await w.mine('POLYGON', 3);
+    const paidOut = await until(
+      () => orderNow('PAY-BIG'),
+      (o) => o.status === 'SUCCESS',
+      'the approved payout to succeed',
+    );
+    await page.goto(`${served.url}/admin/orders/${paidOut.id}`);
+    expect(await page.locator('#holds tr[data-hold=approval]').getAttribute('data-resolution')).toBe(
+      'approved',
+    );
+    expect(
+      await page.locator('#ledger tbody tr').evaluateAll((rows) => rows.map((r) => r.dataset.kind)),
+    ).toEqual(['payout_freeze', 'payout_debit']);
+    expect(await received(BIG_TO)).toBe(12_000_000n);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('rejects a payout with a reason: it ends Failed with it, and the merchant hears it', async () => {
+    const { context, page } = await signedIn(ADMIN);
+    await page.goto(`${served.url}/admin/payouts`);
+    const no = orderNow('PAY-NO');
+    const row = page.locator(`#approval tr[data-order="${no.id}"]`);
+    await row.locator('input[name=reason]').fill('not a customer we know');
+    const heard = receiver.received.length;
+    await Promise.all([
+      page.waitForURL(/done=rejected/),
+      row.getByRole('button', { name: 'Reject' }).click(),
+    ]);
+    expect(await text(page, '[role=status]')).toContain('The payout is rejected');
+    expect(orderNow('PAY-NO')).toMatchObject({ status: 'FAILED', reason: 'not a customer we know' });
+    expect(await page.locator('#approval tbody tr').count()).toBe(0);
+    await receiver.waitFor(heard + 1);
+    const told = receiver.received.slice(heard).map((r) => JSON.parse(r.body).data);
+    expect(told).toContainEqual(
+      expect.objectContaining({ orderId: 'PAY-NO', status: 'FAILED', reason: 'not a customer we know' }),
+    );
+    await context.close();
+  });
+
+  it('retries a payout held because its nonce was spent elsewhere: signed again in a new slot and paid once', async () => {
+    // nothing else may be broadcast meanwhile: the earlier payouts are final
+    await w.mine('POLYGON', 3);
+    await until(
+      () => orderNow('PAY-7').status,
+      (s) => s === 'SUCCESS',
+      'the first payout to succeed',
+    );
+    // the worker's broadcast of the new payout is held at the proxy while the hot wallet's key
+    // spends the same nonce elsewhere (the operator used the key by hand): Kassa cannot tell what
+    // spent it, so it holds the payout
+    proxy.add({ method: 'eth_sendRawTransaction', times: 1, fault: { kind: 'hold' } });
+    const res = await w.h.post('/v1/order/createPayout', m, {
+      amount: '2',
+      symbol: 'USDC',
+      chain: 'POLYGON',
+      orderId: 'PAY-HELD',
+      receiveAddress: HELD_TO,
+    });
+    expect(res.status).toBe(200);
+    await until(
+      () => proxy.held,
+      (n) => n === 1,
+      'the broadcast to be held',
+    );
+    const held = orderNow('PAY-HELD');
+    const [signed] = attemptsOfOrder(w.h.db, held.id);
+    await spendHotWalletNonce(w, 'POLYGON', signed?.nonce ?? 0);
+    proxy.release();
+    await until(
+      async () => (await listOperatorPayouts(w.h.rt, { stuck: true })).map((p) => p.orderId),
+      (ids) => ids.includes('PAY-HELD'),
+      'the payout to be held as stuck',
+    );
+
+    const { context, page } = await signedIn(ADMIN);
+    await page.goto(`${served.url}/admin/payouts`);
+    const row = page.locator(`#held [data-order="${held.id}"]`);
+    const shown = (await row.textContent()) ?? '';
+    expect(shown).toContain('was used by a transaction Kassa did not record');
+    expect(shown).toContain(`nonce ${signed?.nonce}`);
+    expect(await row.locator(`[title="${signed?.txHash}"]`).count()).toBe(1);
+    expect(await received(HELD_TO)).toBe(0n);
+    await row.locator('input[name=confirm]').check();
+    await Promise.all([
+      page.waitForURL(/done=retried/),
+      row.getByRole('button', { name: 'Retry in a new slot' }).click(),
+    ]);
+    expect(await text(page, '[role=status]')).toContain('signed again, in a new slot');
+    await until(
+      () => orderNow('PAY-HELD').status,
+      (s) => s === 'PENDING_CONFIRMATION',
+      'the worker to sign the payout again',
+    );
+    await w.mine('POLYGON', 3);
+    await until(
+      () => orderNow('PAY-HELD').status,
+      (s) => s === 'SUCCESS',
+      'the retried payout to succeed',
+    );
+    expect(await received(HELD_TO)).toBe(2_000_000n);
+    const attempts = attemptsOfOrder(w.h.db, held.id);
+    expect(attempts.map((a) => a.status)).toEqual(['dropped', 'final']);
+    expect(attempts[1]?.nonce).toBe((signed?.nonce ?? 0) + 1);
+    await context.close();
+  });
+});
+
 describe('on a phone, and without JavaScript', () => {
   it('reads every page on a 390 px screen without sideways scrolling', async () => {
     const { context, page, problems } = await signedIn(ADMIN, PHONE);
@@ -320,6 +525,7 @@ describe('on a phone, and without JavaScript', () => {
       `/orders/${payout.id}`,
       '/payouts',
       '/money',
+      `/money/merchants/${m.merchantId}`,
       '/merchants',
       '/webhooks',
       '/deposits',

@@ -1,6 +1,7 @@
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listBalances, listLedgerEntries, sumLedgerEntries } from '../../src/db/repositories/ledger.ts';
+import { listBalances } from '../../src/db/repositories/ledger.ts';
+import { listLedgerEntries, sumLedgerEntries } from '../../src/db/repositories/ledger-entries.ts';
 import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
 import { setBlocked, tokenBalance } from '../../src/devnet/evm/tokens.ts';
 import { expireOrders } from '../../src/services/expire-orders.ts';

@@ -5,14 +5,19 @@ import { MESSAGES } from '../../src/domain/errors.ts';
 import { ERROR_TABLE } from '../../src/http/errors.ts';
 import { adjustLedger } from '../../src/services/manage-ledger.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
+import { createMerchant } from '../../src/services/manage-merchants.ts';
 import { type Harness, makeHarness } from '../helpers/harness.ts';
 import { checkoutLinkSign, signData } from '../helpers/signing.ts';
+import { javaSdkQuery, nodeSdkRequestBody } from '../helpers/xpay-sdk.ts';
 
 /**
- * Property-based fuzzing of every endpoint (issue 14): random and mutated envelopes, headers, query
- * strings and bodies, in process on a real migrated database. For every request:
+ * Property-based fuzzing of every endpoint (issue 14), and of the XPay-style requests of merchants in
+ * XPay mode (issue 13): random and mutated envelopes, headers, query strings and bodies, in process
+ * on a real migrated database. For every request:
  * - never a 5xx (the database and the process are healthy throughout);
- * - the API answers with a valid R<T> envelope whose code is the status;
+ * - the API answers with a valid R<T> envelope whose code is the status; a request answered XPay's
+ *   way (X-API-TOKEN, or a GET only XPay has) with XPay's: HTTP 200, code 200/500/404/405, a known
+ *   text, never an internal error;
  * - a refusal carries its status's message from the error table (a 400 one of the validation
  *   messages);
  * - a refused request writes nothing: no order, address, event or payout attempt; and a nonce only
@@ -26,6 +31,9 @@ let h: Harness;
 let m: MerchantCreated;
 let other: MerchantCreated;
 let v2: MerchantCreated;
+/** Merchants in XPay mode. */
+let xm: MerchantCreated;
+let xv2: MerchantCreated;
 
 beforeAll(async () => {
   h = await makeHarness({
@@ -48,6 +56,15 @@ beforeAll(async () => {
   m = await h.merchant('V3');
   other = await h.merchant('V3');
   v2 = await h.merchant('V2');
+  xm = await createMerchant(h.rt, { kind: 'V3', compat: 'xpay' });
+  xv2 = await createMerchant(h.rt, { kind: 'V2', compat: 'xpay' });
+  await adjustLedger(h.rt, {
+    merchantId: xm.merchantId,
+    chain: 'TRON',
+    symbol: 'USDT',
+    amount: '1000',
+    reason: 'fuzz',
+  });
   for (const [orderId, chain, symbol] of [
     ['K-1', 'TRON', 'USDT'],
     ['K-2', 'ETH', 'USDC'],
@@ -137,6 +154,54 @@ interface Answer {
   text: string;
 }
 
+/** Whether Kassa answers a request XPay's way (http/xpay-envelope.ts says the same in code). */
+function answeredXpay(path: string, init: RequestInit): boolean {
+  const p = path.split('?')[0] ?? '';
+  const headers = new Headers(init.headers);
+  return (
+    p.startsWith('/v1/') &&
+    ((headers.has('x-api-token') && p !== '/v1/order/pay' && p !== '/v1/order/getOrderStatus') ||
+      ((init.method ?? 'GET') === 'GET' &&
+        ['/v1/merchant/getBalance', '/v1/merchant/getCryptoAddress'].includes(p)))
+  );
+}
+
+/** What an XPay-style refusal may say. */
+const XPAY_TEXTS = new Set<string>([
+  'Permission denied',
+  'Invalid permissions',
+  'timestamp is null',
+  'nonce is null',
+  'sign is null',
+  'JSON parsing failed',
+  'The timestamp must be a whole number of seconds.',
+  'The nonce must be at most 128 characters.',
+  'Signature error',
+  'Order ID already exists.',
+  'Unsupported symbol or chain',
+  'Unsupported asset type',
+  'Address acquisition is not supported.',
+  'Visit too frequently, please try again later',
+  'Not found.',
+]);
+const XPAY_PATTERNS = [
+  /^Signature error [0-9a-fA-F]{64}$/,
+  /^The difference in timestamps -?\d+$/,
+  /^appId: , timestamp: \d+, nonce: [\s\S]+$/,
+  /^Order not found [\s\S]*$/,
+];
+/** XPay refusals about the request itself, before its data is looked at: they never spend a nonce. */
+const XPAY_ENVELOPE = (msg: string) =>
+  (XPAY_TEXTS.has(msg) &&
+    ![
+      'Order ID already exists.',
+      'Unsupported symbol or chain',
+      'Unsupported asset type',
+      'Address acquisition is not supported.',
+    ].includes(msg)) ||
+  XPAY_PATTERNS.slice(0, 3).some((r) => r.test(msg)) ||
+  [MESSAGES.bodyTooDeep, ERROR_TABLE.body_too_large.msg].includes(msg as never);
+
 /** Sends one request and checks the properties every answer must have. */
 async function exchange(
   path: string,
@@ -153,12 +218,42 @@ async function exchange(
   const route = path.split('?')[0]?.replace(/^(\/v1\/order\/status\/).*/, '$1…') ?? path;
   const tally = seen.get(route) ?? new Map<string, number>();
   seen.set(route, tally);
-  const label = `${res.status} ${res.status === 200 ? '' : text.slice(0, 60)}`;
+  const label = `${res.status} ${res.status === 200 && !answeredXpay(path, init) ? '' : text.slice(0, 60)}`;
   tally.set(label, (tally.get(label) ?? 0) + 1);
   expect(res.status, where).toBeLessThan(500);
   expect(byStatus.has(res.status) || res.status === 200, where).toBe(true);
   if (res.status === 429) expect(Number(res.headers.get('retry-after')), where).toBeGreaterThanOrEqual(1);
   let msg: string | null = null;
+  if (options.envelope && answeredXpay(path, init)) {
+    expect(res.status, where).toBe(200);
+    expect(answer.contentType, where).toContain('application/json');
+    const body = JSON.parse(text) as { code: unknown; msg: unknown; data: unknown };
+    expect(Object.keys(body).sort(), where).toEqual(['code', 'data', 'msg']);
+    expect([200, 500, 404, 405], where).toContain(body.code);
+    expect(typeof body.msg, where).toBe('string');
+    msg = body.msg as string;
+    if (body.code === 200) expect(msg, where).toBe('操作成功');
+    else {
+      expect(body.data, where).toBeNull();
+      expect(msg, where).not.toBe(ERROR_TABLE.internal.msg);
+      const known =
+        XPAY_TEXTS.has(msg) ||
+        XPAY_PATTERNS.some((r) => r.test(msg as string)) ||
+        VALIDATION.has(msg) ||
+        PAYOUT_REFUSALS.some((r) => r.test(msg as string)) ||
+        [...byStatus.values()].some((set) => set.has(msg as string));
+      expect(known, where).toBe(true);
+      if (body.code === 429) expect(Number(res.headers.get('retry-after')), where).toBeGreaterThanOrEqual(1);
+    }
+    if (body.code !== 200 && options.writes !== 'unchecked') {
+      const after = counts();
+      const spentNonce = after.nonces - before.nonces;
+      expect(spentNonce, where).toBeGreaterThanOrEqual(0);
+      expect(spentNonce, where).toBeLessThanOrEqual(XPAY_ENVELOPE(msg) ? 0 : 1);
+      expect({ ...after, nonces: 0 }, where).toEqual({ ...before, nonces: 0 });
+    }
+    return answer;
+  }
   if (options.envelope) {
     expect(answer.contentType, where).toContain('application/json');
     const body = JSON.parse(text) as { code: unknown; msg: unknown; data: unknown };
@@ -556,6 +651,178 @@ describe('fuzzing paths and methods', () => {
           await exchange(p, init, { envelope: true });
         },
       ),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+});
+
+/** An XPay-style POST built from parts, each of which may be mutated. */
+const xpayEnvelope = fc
+  .record({
+    data: fc.oneof({ weight: 8, arbitrary: data }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) }),
+    who: fc.constantFrom('v3', 'v2'),
+    token: fc.constantFrom<'right' | 'other' | 'interface' | 'unknown' | 'empty' | 'missing'>(
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+      'other',
+      'interface',
+      'unknown',
+      'empty',
+      'missing',
+    ),
+    sign: fc.constantFrom<'valid' | 'token-key' | 'random-hex' | 'garbage' | 'missing' | 'numbers'>(
+      'valid',
+      'valid',
+      'valid',
+      'token-key',
+      'random-hex',
+      'garbage',
+      'missing',
+      'numbers',
+    ),
+    timestamp: fc.oneof(
+      { weight: 6, arbitrary: fc.constant<'now'>('now') },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom<'stale' | 'future' | 'ms' | 'text' | 'missing'>(
+          'stale',
+          'future',
+          'ms',
+          'text',
+          'missing',
+        ),
+      },
+    ),
+    nonce: fc.oneof(
+      { weight: 6, arbitrary: fc.uuid().map((u) => `${u}-${++fresh}`) },
+      { weight: 1, arbitrary: fc.constantFrom('', 'n'.repeat(129), 'X-reused') },
+    ),
+    // now and then a body cut short
+    cut: fc.oneof({ weight: 9, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.nat(400) }),
+  })
+  .map((p) => {
+    const who = p.who === 'v2' ? xv2 : xm;
+    const now = Math.floor(h.clock.now() / 1000);
+    const timestamp = {
+      now,
+      stale: now - 10_000,
+      future: now + 10_000,
+      ms: now * 1000,
+      text: now,
+      missing: now,
+    }[p.timestamp];
+    const asObject = typeof p.data === 'object' && p.data !== null && !Array.isArray(p.data);
+    let body: Record<string, unknown>;
+    let sdkSigned = true;
+    try {
+      body = JSON.parse(
+        nodeSdkRequestBody(
+          p.sign === 'token-key' ? who.token : who.webhookSecret,
+          (asObject ? p.data : { v: p.data }) as Record<string, unknown>,
+          {
+            timestamp,
+            nonce: p.nonce,
+          },
+        ),
+      );
+    } catch {
+      // data the node SDK itself cannot sign (an array holding null): sent with a made-up sign
+      sdkSigned = false;
+      body = { sign: 'ab'.repeat(32), timestamp, nonce: p.nonce, data: p.data };
+    }
+    if (!asObject) body.data = p.data;
+    if (p.sign === 'random-hex') body.sign = 'cd'.repeat(32);
+    if (p.sign === 'garbage') body.sign = 'not a sign';
+    if (p.sign === 'missing') delete body.sign;
+    if (p.timestamp === 'missing') delete body.timestamp;
+    if (p.timestamp === 'text') body.timestamp = String(timestamp);
+    let text = JSON.stringify(body);
+    // the same numbers written differently: a sign over "10" must not buy "10.0000000001"
+    if (p.sign === 'numbers') text = text.replace(/"amount":"(\d+)"/, '"amount":$1.0000000001');
+    if (p.cut !== null) text = text.slice(0, p.cut);
+    const token = {
+      right: who.token,
+      other: (p.who === 'v2' ? xm : xv2).token,
+      interface: m.token,
+      unknown: 'x0123456789abcdef0123456789abcdef',
+      empty: '',
+      missing: undefined,
+    }[p.token];
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (token !== undefined) headers['x-api-token'] = token;
+    // what the node SDK would send, untouched: its signature must hold whatever the data
+    const genuine =
+      sdkSigned &&
+      asObject &&
+      p.sign === 'valid' &&
+      p.timestamp === 'now' &&
+      p.token === 'right' &&
+      p.cut === null;
+    return { body: text, headers, genuine };
+  });
+
+describe('fuzzing the XPay-style requests of merchants in XPay mode', () => {
+  for (const path of ['/v1/order/createCollection', '/v1/order/createPayout']) {
+    it(`${path}: mutated XPay envelopes always get XPay's envelope, never an internal error, write nothing when refused`, async () => {
+      await fc.assert(
+        fc.asyncProperty(xpayEnvelope, clientIp, async (e, ip) => {
+          const answer = await exchange(
+            path,
+            { method: 'POST', headers: e.headers, body: e.body },
+            { envelope: true, ip },
+          );
+          const { msg } = JSON.parse(answer.text) as { msg: string };
+          if (e.genuine) expect(msg, e.body).not.toMatch(/^(Signature error|JSON parsing failed)/);
+        }),
+        { seed: SEED, numRuns: RUNS },
+      );
+    });
+  }
+
+  it('XPay-style GETs: status, getBalance, getCryptoAddress, supportSymbols with random queries, tokens and signs', async () => {
+    const getCase = fc.record({
+      path: fc.oneof(
+        fc.constantFrom(
+          '/v1/merchant/getBalance',
+          '/v1/merchant/getCryptoAddress',
+          '/v1/symbol/supportSymbols',
+        ),
+        orderId.map((id) => `/v1/order/status/${encodeURIComponent(String(id))}`),
+      ),
+      token: fc.constantFrom<'right' | 'interface' | 'unknown' | 'missing'>(
+        'right',
+        'right',
+        'interface',
+        'unknown',
+        'missing',
+      ),
+      fields: fc.dictionary(
+        fc.constantFrom('symbol', 'chain', 'uid', 'x'),
+        fc.oneof(symbol, chain, anyText),
+        { maxKeys: 3 },
+      ),
+      signed: fc.constantFrom<'java' | 'none' | 'bad'>('java', 'java', 'none', 'bad'),
+      nonce: fc.uuid(),
+    });
+    await fc.assert(
+      fc.asyncProperty(getCase, async (g) => {
+        const fields = Object.fromEntries(Object.entries(g.fields).map(([k, v]) => [k, String(v)]));
+        const now = Math.floor(h.clock.now() / 1000);
+        let query = new URLSearchParams(fields).toString();
+        if (g.signed !== 'none') {
+          query = javaSdkQuery(xm.webhookSecret, fields, { timestamp: now, nonce: `${g.nonce}-${++fresh}` });
+          if (g.signed === 'bad') query = query.replace(/sign=[0-9a-f]+/, `sign=${'ef'.repeat(32)}`);
+        }
+        const token = { right: xm.token, interface: m.token, unknown: 'nobody-token', missing: undefined }[
+          g.token
+        ];
+        const headers: Record<string, string> = token === undefined ? {} : { 'x-api-token': token };
+        await exchange(`${g.path}${query ? `?${query}` : ''}`, { headers }, { envelope: true });
+      }),
       { seed: SEED, numRuns: RUNS },
     );
   });

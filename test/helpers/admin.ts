@@ -1,10 +1,17 @@
+import { Writable } from 'node:stream';
 import type { Hono } from 'hono';
+import pino from 'pino';
 import type { Db } from '../../src/db/client.ts';
 import { recordScan } from '../../src/db/repositories/chain-scan.ts';
 import { findOrderById } from '../../src/db/repositories/orders.ts';
+import { holdPayout } from '../../src/db/repositories/payout-decisions.ts';
+import { commitSignedPayout } from '../../src/db/repositories/payouts.ts';
 import type { Order } from '../../src/domain/order.ts';
 import { transition } from '../../src/domain/order-state.ts';
 import { newId } from '../../src/lib/ids.ts';
+import type { Logger } from '../../src/lib/logger.ts';
+import { createAdminUser } from '../../src/services/admin-accounts.ts';
+import type { Harness } from './harness.ts';
 
 /** A cookie jar and request helper over an in-process app, as a browser without JavaScript would use it. */
 export interface AdminClient {
@@ -143,4 +150,79 @@ export function payByScan(
     cursor: null,
     now: input.now + 1000,
   });
+}
+
+/** A logger that keeps every line it writes (parsed), for tests that check what was logged. */
+export function keptLogger(): { logger: Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino(
+    { level: 'debug' },
+    new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    }),
+  );
+  return { logger, lines };
+}
+
+/**
+ * Puts a queued payout where the sender leaves one whose spend slot was used by a transaction
+ * Kassa did not record: a transaction signed and broadcast for it (PENDING), then held as stuck,
+ * each through the repository function the sender itself uses.
+ */
+export async function holdAsStuck(
+  db: Db,
+  order: Order,
+  input: { txHash: string; slot: string; reason: string; now: number },
+): Promise<void> {
+  const attempt = newId('pat');
+  await commitSignedPayout(db, {
+    attempt: {
+      id: attempt,
+      orderRef: order.id,
+      chain: order.chain,
+      fromAddress: order.address,
+      nonce: null,
+      txHash: input.txHash,
+      rawTx: '00',
+      status: 'broadcast',
+      validUntil: null,
+      slot: input.slot,
+      replacesAttempt: null,
+      maxFeePerGas: null,
+      maxPriorityFeePerGas: null,
+    },
+    transition: { order, patch: { status: transition('PAYOUT', 'INIT', 'broadcast') } },
+    now: input.now,
+  });
+  await holdPayout(db, { orderRef: order.id, attempts: [attempt], reason: input.reason, now: input.now });
+}
+
+/** The admin and the viewer the dashboard's in-process tests sign in as. */
+export const ADMIN_USER = { email: 'ops@shop.example', password: 'correct horse battery' };
+export const VIEWER_USER = { email: 'look@shop.example', password: 'staple paper clip' };
+
+/** Creates ADMIN_USER and VIEWER_USER and signs each in with its own cookie jar. */
+export async function adminAndViewer(h: Harness): Promise<{ admin: AdminClient; viewer: AdminClient }> {
+  await createAdminUser(h.rt, { ...ADMIN_USER, role: 'admin' });
+  await createAdminUser(h.rt, { ...VIEWER_USER, role: 'viewer' });
+  const admin = adminClient(h.app);
+  const viewer = adminClient(h.app);
+  for (const [client, user] of [
+    [admin, ADMIN_USER],
+    [viewer, VIEWER_USER],
+  ] as const) {
+    const res = await signIn(client, user.email, user.password);
+    if (res.status !== 303) throw new Error(`${user.email} could not sign in (${res.status})`);
+  }
+  return { admin, viewer };
+}
+
+/** The HTML inside a page's card `<section class="card" id="…">`; throws when the page has none. */
+export function sectionOf(html: string, id: string): string {
+  const found = new RegExp(`<section class="card" id="${id}">([\\s\\S]*?)</section>`).exec(html);
+  if (!found) throw new Error(`no section #${id}`);
+  return found[1] as string;
 }

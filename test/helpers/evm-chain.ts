@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
+import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import {
   EVM_DEVNET_CHAINS,
   type EvmDevnet,
@@ -158,6 +158,31 @@ export async function evmWorld(
       await devnet.stop();
     },
   };
+}
+
+/**
+ * Spends one of a hot wallet's nonces outside Kassa, as an operator using its key in another
+ * wallet would: a 0-value transfer to itself, signed with the key and sent straight to the node
+ * (not through any proxy Kassa reads through). Resolves with its hash once it is mined.
+ */
+export async function spendHotWalletNonce(
+  w: EvmWorld,
+  chain: EvmDevnetChain,
+  nonce: number,
+): Promise<`0x${string}`> {
+  const c = w.devnet.get(chain);
+  const key = w.h.rt.keys?.hotWallet(chain).privateKey;
+  if (!key) throw new Error('the harness has no keys');
+  const hot = privateKeyToAccount(`0x${key.toString('hex')}`);
+  const hash = await c.client.sendTransaction({
+    account: hot,
+    chain: c.client.chain,
+    to: hot.address,
+    value: 0n,
+    nonce,
+  });
+  await c.client.waitForTransactionReceipt({ hash });
+  return hash;
 }
 
 export { EVM_DEVNET_CHAINS };

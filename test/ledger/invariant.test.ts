@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bootstrap } from '../../src/bootstrap.ts';
-import { listBalances, sumLedgerEntries } from '../../src/db/repositories/ledger.ts';
+import { listBalances } from '../../src/db/repositories/ledger.ts';
+import { sumLedgerEntries } from '../../src/db/repositories/ledger-entries.ts';
 import { applyOrderTransitions, findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
 import { sqliteOf } from '../../src/db/sqlite-store.ts';
 import { AppError } from '../../src/domain/errors.ts';

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChainAdapter } from '../../src/chains/port.ts';
-import { insertWebhookEvent, recordWebhookAttempt } from '../../src/db/repositories/webhook-events.ts';
+import { recordWebhookAttempt } from '../../src/db/repositories/webhook-events.ts';
+import { insertWebhookEvent } from '../../src/db/repositories/webhook-resend.ts';
 import { CHAINS, type Chain } from '../../src/domain/chains.ts';
 import { createAdminApp } from '../../src/http/admin-app.ts';
 import { PrometheusText } from '../../src/services/prometheus-text.ts';

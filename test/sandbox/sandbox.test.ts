@@ -1,10 +1,21 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { type ChildProcess, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isProcessRunning } from '../../src/devnet/evm/is-process-running.ts';
-import { freePort, kassa, spawnKassa } from '../helpers/cli.ts';
+import { payAsCustomer } from '../../src/devnet/pay-as-customer.ts';
+import type { SandboxInfo } from '../../src/devnet/sandbox.ts';
+import { freePort, KASSA_BIN, kassa, spawnKassa } from '../helpers/cli.ts';
+import { startReceiver } from '../helpers/webhook-receiver.ts';
+import { XPAY_KEYS } from '../helpers/xpay.ts';
+import {
+  javaSdkVerifyWebhook,
+  nodeSdkParseWebhook,
+  nodeSdkRequestBody,
+  nodeSdkVerifyWebhook,
+} from '../helpers/xpay-sdk.ts';
 import { sandboxSecrets } from './secrets.ts';
 
 /**
@@ -119,6 +130,114 @@ describe('kassa sandbox + kassa demo', () => {
     }
   });
 
+  it('serves a merchant in XPay mode end to end: an XPay-signed collection paid on the devnet, webhooks both SDKs’ rules accept', async () => {
+    const info = JSON.parse(readFileSync(join(dataDir, 'sandbox.json'), 'utf8')) as SandboxInfo;
+    const { masterKey } = JSON.parse(readFileSync(join(dataDir, 'sandbox-secrets.json'), 'utf8'));
+    const rx = await startReceiver();
+    try {
+      // the operator adds the XPay merchant with its own apiKey/apiSecret while the sandbox runs
+      const config = join(dataDir, 'xpay-merchant.json');
+      writeFileSync(config, JSON.stringify({ webhooks: { allowPrivateTargets: true } }));
+      const created = spawnSync(
+        process.execPath,
+        [KASSA_BIN, 'merchant', 'create', '--kind', 'V3', '--compat', 'xpay', '--import-secrets', '-'].concat(
+          ['--callback-url', rx.url, '--config', config],
+        ),
+        {
+          env: {
+            PATH: process.env.PATH ?? '',
+            KASSA_DB: join(dataDir, 'sandbox.db'),
+            KASSA_MASTER_KEY: masterKey,
+          },
+          input: JSON.stringify({ apiKey: XPAY_KEYS.token, apiSecret: XPAY_KEYS.webhookSecret }),
+          encoding: 'utf8',
+        },
+      );
+      expect(created.status, created.stderr).toBe(0);
+
+      // the merchant's server, as the node SDK: createCollection (amount as a number), then status
+      const orderId = `xpay-${Date.now()}`;
+      const token = info.chains.ETH?.tokens.USDT as { contract: string; decimals: number };
+      const request = nodeSdkRequestBody(
+        XPAY_KEYS.webhookSecret,
+        { amount: 10, symbol: 'USDT', chain: 'ETH', orderId, uid: 'user-42' },
+        { timestamp: Math.floor(Date.now() / 1000), nonce: randomUUID() },
+      );
+      const headers = { 'content-type': 'application/json', 'x-api-token': XPAY_KEYS.token };
+      let answer: { code: number; msg: string; data: { address: string } } = {
+        code: 0,
+        msg: '',
+        data: { address: '' },
+      };
+      // the API sees a new merchant within a second (until then: Invalid permissions, nonce unspent)
+      await expect
+        .poll(
+          async () => {
+            const res = await fetch(`${info.apiUrl}/v1/order/createCollection`, {
+              method: 'POST',
+              headers,
+              body: request,
+            });
+            expect(res.status).toBe(200);
+            answer = await res.json();
+            return answer.code;
+          },
+          { timeout: 10_000, interval: 250 },
+        )
+        .toBe(200);
+      const txid = await payAsCustomer(
+        info.chains.ETH as SandboxInfo['chains'][string],
+        info.customer,
+        token.contract,
+        answer.data.address,
+        10n * 10n ** BigInt(token.decimals),
+      );
+      await expect
+        .poll(() => rx.received.map((r) => JSON.parse(r.body).notifyType), {
+          timeout: 120_000,
+          interval: 250,
+        })
+        .toContain('ORDER_SUCCESS');
+
+      const types = rx.received.map((r) => JSON.parse(r.body).notifyType);
+      expect(types.at(-1)).toBe('ORDER_SUCCESS');
+      expect(types.every((t) => ['ORDER_PENDING_CONFIRMATION', 'ORDER_SUCCESS'].includes(t))).toBe(true);
+      for (const r of rx.received) {
+        const at = Math.floor(r.at / 1000);
+        expect(nodeSdkVerifyWebhook(XPAY_KEYS.webhookSecret, r.body, at, '', ''), r.body).toBe(true);
+        expect(nodeSdkParseWebhook(XPAY_KEYS.webhookSecret, r.body, at)).not.toBeNull();
+        expect(javaSdkVerifyWebhook(XPAY_KEYS.webhookSecret, r.body, at), r.body).toBe(true);
+      }
+      const success = JSON.parse(rx.received.at(-1)?.body as string);
+      expect(success.data).toMatchObject({
+        orderId,
+        uid: 'user-42',
+        orderType: 'COLLECTION',
+        status: 'SUCCESS',
+        amount: '10',
+        transaction: {
+          chain: 'ETH',
+          symbol: 'USDT',
+          txid,
+          contractAddress: token.contract,
+          to: answer.data.address,
+          amount: String(10n * 10n ** BigInt(token.decimals)),
+          decimals: token.decimals,
+          status: 'SUCCESS',
+        },
+      });
+      expect(success.data.transaction.timestamp).toBeGreaterThan(1e12); // milliseconds, as XPay sends
+      const status = await fetch(`${info.apiUrl}/v1/order/status/${orderId}`, { headers });
+      expect(await status.json()).toMatchObject({
+        code: 200,
+        msg: '操作成功',
+        data: { orderId, status: 'SUCCESS' },
+      });
+    } finally {
+      await rx.close();
+    }
+  });
+
   it('prints no mnemonic, master key, token, webhook secret or private key at debug level', async () => {
     // The demos ran while this process was not reading the sandbox's output: wait for it to arrive.
     await expect.poll(firstOutput, { timeout: 30_000, interval: 100 }).toContain('"msg":"webhook delivered"');
@@ -131,6 +250,11 @@ describe('kassa sandbox + kassa demo', () => {
     const text = all.replace(banner, '').toLowerCase();
     for (const [name, secret] of sandboxSecrets(dataDir))
       expect(text.includes(secret.toLowerCase()), `${name} appears in the output`).toBe(false);
+    // the XPay merchant's token travelled in X-API-TOKEN headers: never logged either
+    for (const [name, secret] of Object.entries(XPAY_KEYS))
+      expect(text.includes(secret.toLowerCase()), `the XPay merchant's ${name} appears in the output`).toBe(
+        false,
+      );
   });
 
   it('stops every child process on Ctrl-C, and a restart keeps the merchant and its orders', async () => {

@@ -1,4 +1,7 @@
-/** The English strings of the order pages: the order list, one order, and the payouts queue. */
+/**
+ * The English strings of the order pages: the order list, one order, the payouts page (queue,
+ * approvals, held payouts, signing pause), and the words for holds and ledger movements they share.
+ */
 export const enOrderPages = {
   orders: {
     title: 'Orders',
@@ -49,6 +52,8 @@ export const enOrderPages = {
       status: 'Status: {state}',
       transfer: 'Transfer {state}',
       attempt: 'Payout transaction {state}',
+      held: 'Waits: {state}',
+      decided: 'Decided: {state}',
     },
     transfers: 'Transfers to the deposit address',
     noTransfers: 'No transfer seen yet.',
@@ -58,7 +63,7 @@ export const enOrderPages = {
     state: 'State',
     attempts: 'Payout transactions',
     noAttempts: 'Nothing signed yet.',
-    nonce: 'Nonce',
+    slot: 'Spend slot',
     error: 'Error',
     signed: 'Signed',
     webhooks: 'Webhooks',
@@ -72,11 +77,66 @@ export const enOrderPages = {
     noAnswer: 'no answer',
     neverTried: 'Not tried yet.',
     resend: 'Resend',
+    holds: 'Approval and holds',
+    noHolds:
+      'Nothing held this payout: it needed no approval, and every transaction of it was accounted for.',
+    waitsSince: 'Since',
+    decision: 'Decision',
+    waitingDecision: 'waiting for a decision',
+    ledger: 'Merchant ledger',
+    ledgerHelp: 'What this order moved on its merchant’s balance.',
+    noLedger: 'Nothing moved on the merchant’s balance (yet).',
+  },
+  holds: {
+    kinds: { approval: 'approval', stuck: 'held (stuck)' },
+    resolutions: {
+      approved: 'approved',
+      rejected: 'rejected',
+      retried: 'retried in a new slot',
+      failed: 'failed by the operator',
+      landed: 'its transaction showed up',
+      final: 'the payout ended',
+    },
+  },
+  ledgerKinds: {
+    collection_credit: 'collection credited',
+    payout_freeze: 'payout frozen',
+    payout_debit: 'payout debited',
+    payout_release: 'payout released',
+    adjustment: 'adjustment',
   },
   payouts: {
     title: 'Payouts',
-    notYet:
-      'Approvals, rejections and held ("stuck") payouts arrive with the merchant ledger. Until then every accepted payout is queued and the worker signs and sends it by itself.',
+    signing: 'Signing',
+    signingHelp:
+      'Paused: payouts are still accepted and queued, transactions already sent are still followed, nothing new is signed. A change takes effect on the worker’s next pass.',
+    signingRuns: 'signing',
+    signingPaused: 'paused',
+    pause: 'Pause',
+    resume: 'Resume',
+    pauseAll: 'Pause every chain',
+    resumeAll: 'Resume every chain',
+    noChains: 'No chain is enabled.',
+    pausedNote: 'Signing is paused on {chains}: their queue waits.',
+    approval: 'Waiting for approval',
+    approvalHelp:
+      'Above approvalAbove: accepted, the merchant’s money frozen, not signed until approved. Rejecting ends it Failed with your reason. Unapproved ones expire like any waiting payout.',
+    approvalEmpty: 'No payout waits for approval.',
+    approve: 'Approve',
+    approveConfirm: 'I checked the amount and the address.',
+    reject: 'Reject',
+    reason: 'Reason',
+    reasonHint: 'the merchant reads it',
+    held: 'Held ("stuck")',
+    heldHelp:
+      'Kassa cannot prove that their transaction can never land: its spend slot was used by a transaction Kassa did not record. Look the hot wallet up in a block explorer. Its transaction is on chain: wait, Kassa follows it by itself (and refuses a retry). It is not: retry, and it is signed again in a new slot. Paid another way, or to be dropped: fail it with a reason.',
+    heldEmpty: 'No payout is held.',
+    why: 'Why',
+    since: 'Held since',
+    retry: 'Retry in a new slot',
+    retryConfirm: 'I checked the chain: none of its transactions is in a block.',
+    fail: 'Fail',
+    decide: 'Decide',
     queue: 'Queue and in flight',
     queueHelp: 'Oldest first. # is the order the worker signs them in on each chain.',
     position: '#',

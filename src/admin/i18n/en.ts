@@ -49,8 +49,20 @@ export const en = {
     resent: 'The webhook is queued again; the worker sends it within seconds (same event id).',
     callback: 'The callback URL is saved.',
     disabled: 'The merchant is disabled: its signatures no longer verify.',
+    compat: 'The compatibility mode is saved; every Kassa process uses it within a second.',
+    compatLeft:
+      'The merchant left XPay mode. Its token travelled in X-API-TOKEN headers: rotate it before it signs requests again.',
     totpOff: 'Two-factor sign-in is off.',
     totpOn: 'Two-factor sign-in is on. Other sessions of yours were signed out.',
+    approved: 'The payout is approved: the worker signs it on its next pass.',
+    rejected:
+      'The payout is rejected: it ended Failed with your reason, its frozen money is released and the merchant is told.',
+    retried: 'The payout will be signed again, in a new slot, on the worker’s next pass.',
+    failed:
+      'The payout ended Failed with your reason: its frozen money is released and the merchant is told.',
+    paused: 'Payout signing is paused there. Payouts are still accepted and queued.',
+    resumed: 'Payout signing runs again there.',
+    adjusted: 'The adjustment is recorded in the ledger.',
   },
   signIn: {
     title: 'Sign in to Kassa',
@@ -82,6 +94,7 @@ export const en = {
     signedOut: 'You are not signed in (or your session ended). Sign in and try again.',
     validation: 'The request was refused: {detail}',
     conflict: 'Something changed meanwhile: {detail}',
+    unavailable: 'The chain could not be asked: {detail}',
     internal: 'Something went wrong on our side. The log has the details.',
     noMasterKey: 'This needs KASSA_MASTER_KEY, which this process was started without.',
   },
@@ -93,6 +106,8 @@ export const en = {
     webhooksFailed: 'Webhooks failed',
     webhooksPending: 'Webhooks pending',
     chainsBehind: 'Scanners behind',
+    waiting: 'Payouts waiting for you',
+    waitingDetail: '{approval} to approve, {stuck} held',
     queued: '{n} queued',
     sent: '{n} sent',
     scanners: 'Scanners',
@@ -142,8 +157,15 @@ export const en = {
   money: {
     title: 'Money',
     ledger: 'Balances per merchant',
-    ledgerNotYet:
-      'Not available yet: balances per merchant (available and frozen) arrive with the merchant ledger.',
+    ledgerHelp:
+      'The sum of each merchant’s ledger: available can be paid out, frozen is held by payouts not final yet.',
+    merchant: 'Merchant',
+    available: 'Available',
+    frozen: 'Frozen',
+    total: 'Total',
+    updated: 'Updated',
+    noBalances: 'No merchant has a balance yet.',
+    openLedger: 'Open the ledger',
     deposits: 'Received on deposit addresses',
     depositsHelp:
       'Every final transfer to a deposit address, by chain and token. Kassa does not sweep yet, so all of it is still on the deposit addresses.',
@@ -157,6 +179,25 @@ export const en = {
     reconciliationNotYet:
       'Not available yet: a comparison of on-chain balances with the records arrives with kassa reconcile.',
     seeDeposits: 'See the unattributed deposits',
+  },
+  ledger: {
+    title: 'Ledger of {name}',
+    balances: 'Balances',
+    entries: 'Entries, newest first',
+    time: 'Time',
+    kind: 'Movement',
+    available: 'Available',
+    frozen: 'Frozen',
+    cause: 'Order or reason',
+    noEntries: 'No entry yet.',
+    adjust: 'Adjust a balance',
+    adjustHelp:
+      'A top-up (+) or a correction (−) of the available balance, like kassa ledger adjust. The reason is required and kept in the entry. Frozen money belongs to payouts in flight and cannot be adjusted.',
+    token: 'Chain and token',
+    amount: 'Amount (+ or −)',
+    reason: 'Reason',
+    submit: 'Record the adjustment',
+    back: 'Back to money',
   },
   merchants: {
     title: 'Merchants',
@@ -185,7 +226,12 @@ export const en = {
     disable: 'Disable',
     disableConfirm: 'I understand its requests stop working; its orders are kept.',
     back: 'Back to the merchants',
-    compatibility: 'Compatibility mode arrives with the XPay compatibility option.',
+    compat: 'Compatibility',
+    compatNone: 'interface only',
+    compatXpay: 'XPay',
+    setCompat: 'Save',
+    compatibility:
+      'XPay mode also serves a merchant the way XPay Labs’ node and Java SDKs expect: requests with X-API-TOKEN signed by the webhook secret, answers with HTTP 200, XPay-shaped webhooks. Its servers keep their SDK: apiKey = token, apiSecret = webhook secret (docs/xpay-migration.md).',
     empty: 'No merchant yet.',
   },
   webhooks: {
@@ -199,7 +245,12 @@ export const en = {
     last: 'Last answer',
     next: 'Next attempt',
     empty: 'No event matches.',
-    statuses: { pending: 'pending', delivered: 'delivered', failed: 'failed' },
+    statuses: {
+      pending: 'pending',
+      delivered: 'delivered',
+      failed: 'failed',
+      skipped: 'not sent (XPay mode)',
+    },
     testEvent: 'test event',
   },
   deposits: {

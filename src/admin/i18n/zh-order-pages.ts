@@ -1,6 +1,6 @@
 import type { enOrderPages } from './en-order-pages.ts';
 
-/** 订单页面的中文文案：订单列表、订单详情和付款队列。 */
+/** 订单页面的中文文案：订单列表、订单详情、付款页面（队列、审批、搁置的付款、暂停签名），以及它们共用的搁置与账本变动用语。 */
 export const zhOrderPages: typeof enOrderPages = {
   orders: {
     title: '订单',
@@ -50,6 +50,8 @@ export const zhOrderPages: typeof enOrderPages = {
       status: '状态：{state}',
       transfer: '转账 {state}',
       attempt: '付款交易 {state}',
+      held: '等待：{state}',
+      decided: '处理结果：{state}',
     },
     transfers: '转入收款地址的转账',
     noTransfers: '尚未发现转账。',
@@ -59,7 +61,7 @@ export const zhOrderPages: typeof enOrderPages = {
     state: '状态',
     attempts: '付款交易',
     noAttempts: '尚未签名。',
-    nonce: 'Nonce',
+    slot: '发送槽位',
     error: '错误',
     signed: '签名时间',
     webhooks: '回调',
@@ -73,11 +75,65 @@ export const zhOrderPages: typeof enOrderPages = {
     noAnswer: '无响应',
     neverTried: '尚未尝试。',
     resend: '重新发送',
+    holds: '审批与挂起',
+    noHolds: '此付款未被挂起：无需审批，且它的每笔交易都有据可查。',
+    waitsSince: '开始时间',
+    decision: '处理结果',
+    waitingDecision: '等待处理',
+    ledger: '商户账本',
+    ledgerHelp: '此订单在商户余额上产生的变动。',
+    noLedger: '（目前）商户余额上没有变动。',
+  },
+  holds: {
+    kinds: { approval: '审批', stuck: '挂起（卡住）' },
+    resolutions: {
+      approved: '已批准',
+      rejected: '已拒绝',
+      retried: '以新槽位重试',
+      failed: '被操作员置为失败',
+      landed: '其交易已在链上出现',
+      final: '付款已结束',
+    },
+  },
+  ledgerKinds: {
+    collection_credit: '收款入账',
+    payout_freeze: '付款冻结',
+    payout_debit: '付款扣除',
+    payout_release: '付款解冻',
+    adjustment: '调整',
   },
   payouts: {
     title: '付款',
-    notYet:
-      '审批、拒绝以及被挂起（“卡住”）的付款将随商户账本一起提供。在此之前，每笔被接受的付款都会排队，由 worker 自动签名并发送。',
+    signing: '签名',
+    signingHelp:
+      '暂停后：付款请求仍会被接受并排队，已发送的交易仍会被跟踪，但不会签名新的交易。更改在 worker 的下一轮生效。',
+    signingRuns: '签名中',
+    signingPaused: '已暂停',
+    pause: '暂停',
+    resume: '恢复',
+    pauseAll: '暂停所有链',
+    resumeAll: '恢复所有链',
+    noChains: '没有启用的链。',
+    pausedNote: '{chains} 的签名已暂停：其队列在等待。',
+    approval: '等待审批',
+    approvalHelp:
+      '超过 approvalAbove 的付款：已接受，商户的资金已冻结，批准前不会签名。拒绝会以你填写的原因将其结束为失败。未批准的付款与其他等待中的付款一样会过期。',
+    approvalEmpty: '没有等待审批的付款。',
+    approve: '批准',
+    approveConfirm: '我已核对金额和地址。',
+    reject: '拒绝',
+    reason: '原因',
+    reasonHint: '商户会看到',
+    held: '被挂起（“卡住”）',
+    heldHelp:
+      'Kassa 无法证明它们的交易永远不会上链：其发送槽位被一笔 Kassa 未记录的交易占用了。请在区块浏览器中查看热钱包。若该付款的交易已上链：请等待，Kassa 会自行跟踪（并拒绝重试）。若没有：重试，它会以新的槽位重新签名。若已通过其他方式支付或要放弃：填写原因将其置为失败。',
+    heldEmpty: '没有被挂起的付款。',
+    why: '原因',
+    since: '挂起时间',
+    retry: '以新槽位重试',
+    retryConfirm: '我已查过链：它的交易都不在任何区块中。',
+    fail: '置为失败',
+    decide: '处理',
     queue: '排队与发送中',
     queueHelp: '按时间从早到晚排列。# 表示每条链上 worker 的签名顺序。',
     position: '#',

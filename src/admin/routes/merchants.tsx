@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { isCompatMode } from '../../domain/compat-mode.ts';
 import { AppError } from '../../domain/errors.ts';
 import {
   createMerchant,
@@ -6,47 +7,34 @@ import {
   disableMerchant,
   rotateMerchantToken,
   setMerchantCallback,
+  setMerchantCompat,
 } from '../../services/manage-merchants.ts';
-import { type AdminC, type AdminContext, type AdminEnv, field, requireAdmin, viewOf } from '../context.ts';
+import {
+  type AdminC,
+  type AdminContext,
+  type AdminEnv,
+  confirmed,
+  field,
+  requireAdmin,
+  viewOf,
+} from '../context.ts';
 import { Csrf, Layout, toHtml } from '../layout.tsx';
+import { SecretsPage } from '../secrets-page.tsx';
 import { ActionButton, Badge, Done, Td, Time } from '../ui.tsx';
-import { fill, type View } from '../view.ts';
+import { fill } from '../view.ts';
 
-/** The page that shows freshly made secrets once (answered to the POST itself: never in a URL). */
-function SecretsPage(props: { v: View; title: string; once: string; secrets: [string, string][] }) {
-  const { v } = props;
-  return (
-    <Layout v={v} title={props.title}>
-      <h1>{props.title}</h1>
-      <p class="notice warn" role="alert">
-        {props.once}
-      </p>
-      <section class="card secret">
-        <dl class="facts" id="secrets">
-          {props.secrets.map(([label, value]) => (
-            <>
-              <dt>{label}</dt>
-              <dd class="mono">{value}</dd>
-            </>
-          ))}
-        </dl>
-      </section>
-      <p>
-        <a href={`${v.base}/merchants`}>{v.t.merchants.back}</a>
-      </p>
-    </Layout>
-  );
-}
-
-async function confirmed(c: AdminC): Promise<void> {
-  if ((await field(c, 'confirm')) !== 'yes')
-    throw new AppError('validation', 'Tick the box to confirm, then press the button again.');
+/** The compatibility mode a form names; a validation error for anything else. */
+async function compatField(c: AdminC) {
+  const mode = await field(c, 'compat');
+  if (!isCompatMode(mode)) throw new AppError('validation', 'The compatibility mode must be none or xpay.');
+  return mode;
 }
 
 /**
- * GET /merchants → merchants with their kind, callback URL and status; admins can create one (its
- * token and webhook secret are shown once, on the answer to the POST), rotate a token (shown once),
- * set or remove a callback URL, and disable a merchant (both last ones ask for a tick first).
+ * GET /merchants → merchants with their kind, compatibility mode, callback URL and status; admins
+ * can create one (its token and webhook secret are shown once, on the answer to the POST), rotate a
+ * token (shown once), set or remove a callback URL, set the compatibility mode (none or xpay), and
+ * disable a merchant (rotating and disabling ask for a tick first).
  */
 export function merchantsRoutes(ctx: AdminContext) {
   const { deps } = ctx;
@@ -73,6 +61,7 @@ export function merchantsRoutes(ctx: AdminContext) {
                       <tr>
                         <th>{t.id}</th>
                         <th>{t.kind}</th>
+                        <th>{t.compat}</th>
                         <th>{t.callback}</th>
                         <th>{t.status}</th>
                         <th>{t.created}</th>
@@ -87,6 +76,32 @@ export function merchantsRoutes(ctx: AdminContext) {
                             <span class="sub mono">{m.merchantId}</span>
                           </Td>
                           <Td label={t.kind}>{m.kind}</Td>
+                          <Td label={t.compat}>
+                            {admin && m.status === 'active' ? (
+                              <form
+                                method="post"
+                                action={`${v.base}/merchants/${m.merchantId}/compat`}
+                                class="inline"
+                              >
+                                <Csrf v={v} />
+                                <select name="compat" aria-label={`${t.compat} ${m.merchantId}`}>
+                                  <option value="none" selected={m.compat === 'none'}>
+                                    {t.compatNone}
+                                  </option>
+                                  <option value="xpay" selected={m.compat === 'xpay'}>
+                                    {t.compatXpay}
+                                  </option>
+                                </select>
+                                <button type="submit" class="quiet">
+                                  {t.setCompat}
+                                </button>
+                              </form>
+                            ) : (
+                              <span data-compat={m.compat}>
+                                {m.compat === 'xpay' ? t.compatXpay : t.compatNone}
+                              </span>
+                            )}
+                          </Td>
                           <Td label={t.callback}>
                             {admin && m.status === 'active' ? (
                               <form
@@ -160,6 +175,13 @@ export function merchantsRoutes(ctx: AdminContext) {
                     </select>
                   </div>
                   <div>
+                    <label for="m-compat">{t.compat}</label>
+                    <select id="m-compat" name="compat">
+                      <option value="none">{t.compatNone}</option>
+                      <option value="xpay">{t.compatXpay}</option>
+                    </select>
+                  </div>
+                  <div>
                     <label for="m-name">{t.name}</label>
                     <input id="m-name" name="name" maxlength={100} />
                   </div>
@@ -184,7 +206,9 @@ export function merchantsRoutes(ctx: AdminContext) {
       if (kind !== 'V2' && kind !== 'V3') throw new AppError('validation', 'The kind must be V2 or V3.');
       const name = (await field(c, 'name')).trim().slice(0, 100) || null;
       const callbackUrl = (await field(c, 'callbackUrl')).trim() || null;
-      const created = await createMerchant(deps, { kind, name, callbackUrl });
+      // a form from before the field existed means the interface's mode
+      const compat = (await field(c, 'compat')) === '' ? 'none' : await compatField(c);
+      const created = await createMerchant(deps, { kind, name, callbackUrl, compat });
       audit(c, 'create', created.merchantId);
       const t = v.t.merchants;
       return c.html(
@@ -196,6 +220,7 @@ export function merchantsRoutes(ctx: AdminContext) {
             secrets={[
               [t.id, created.merchantId],
               [t.kind, created.kind],
+              [t.compat, created.compat === 'xpay' ? t.compatXpay : t.compatNone],
               [t.token, created.token],
               [t.webhookSecret, created.webhookSecret],
             ]}
@@ -231,6 +256,14 @@ export function merchantsRoutes(ctx: AdminContext) {
       await setMerchantCallback(deps, c.req.param('id'), url || null);
       audit(c, 'set-callback', c.req.param('id'));
       return c.redirect(`${v.base}/merchants?done=callback`, 303);
+    })
+    .post('/merchants/:id/compat', async (c) => {
+      requireAdmin(c);
+      const v = viewOf(c);
+      const changed = await setMerchantCompat(deps, c.req.param('id'), await compatField(c));
+      audit(c, `set-compat ${changed.compat}`, changed.merchantId);
+      const left = changed.previous === 'xpay' && changed.compat === 'none';
+      return c.redirect(`${v.base}/merchants?done=${left ? 'compatLeft' : 'compat'}`, 303);
     })
     .post('/merchants/:id/disable', async (c) => {
       requireAdmin(c);

@@ -1,31 +1,71 @@
 import { Hono } from 'hono';
+import { type BalanceView, ledgerBalances } from '../../services/manage-ledger.ts';
+import { describeMerchants } from '../../services/manage-merchants.ts';
+import { BalancesTable } from '../balances.tsx';
 import { type AdminContext, type AdminEnv, TOTALS_TTL_MS, viewOf } from '../context.ts';
 import { Layout, toHtml } from '../layout.tsx';
 import { NotYet, Td } from '../ui.tsx';
-import { fill, utc } from '../view.ts';
+import { fill, utc, type View } from '../view.ts';
 import { readWithin, WalletsSection } from '../wallets.tsx';
 
+/** Every merchant's balances from the ledger (available, frozen, total per chain and token). */
+function Balances(props: { v: View; balances: BalanceView[]; names: Map<string, string | null> }) {
+  const { v } = props;
+  const t = v.t.money;
+  return (
+    <section class="card" id="balances">
+      <h2>{t.ledger}</h2>
+      <p class="note">{t.ledgerHelp}</p>
+      {props.names.size > 0 ? (
+        <form method="get" action={`${v.base}/money/merchants`} class="filters">
+          <div>
+            <label for="f-merchant">{t.merchant}</label>
+            <select id="f-merchant" name="merchant" required>
+              {[...props.names].map(([id, name]) => (
+                <option value={id}>{name ? `${name} (${id})` : id}</option>
+              ))}
+            </select>
+          </div>
+          <div class="actions">
+            <button type="submit" class="quiet">
+              {t.openLedger}
+            </button>
+          </div>
+        </form>
+      ) : null}
+      {props.balances.length === 0 ? (
+        <p>{t.noBalances}</p>
+      ) : (
+        <BalancesTable v={v} balances={props.balances} names={props.names} />
+      )}
+    </section>
+  );
+}
+
 /**
- * GET /money → where the money is: the hot wallets (read from the chains), what arrived on the
- * deposit addresses by chain and token (all still there: nothing is swept yet) with the
- * unattributed part, and, said plainly, what is not available yet (balances per merchant, sweeps,
- * reconciliation). Sums of a large table are computed in the background (the page waits 1.5 s at
+ * GET /money → where the money is: every merchant's balances from the ledger (each merchant links
+ * to its ledger page), the hot wallets (read from the chains), what arrived on the deposit
+ * addresses by chain and token (all still there: nothing is swept yet) with the unattributed
+ * part, and, said plainly, what is not available yet (sweeps, reconciliation). Sums of a large table are computed in the background (the page waits 1.5 s at
  * most and says "counting" meanwhile); the page refreshes itself every 30 s with JavaScript on.
  */
 export function moneyRoutes(ctx: AdminContext) {
   return new Hono<AdminEnv>().get('/money', async (c) => {
     const v = viewOf(c);
     const t = v.t.money;
-    const [deposits, wallets] = await Promise.all([readWithin(ctx.deposits), readWithin(ctx.wallets)]);
+    const [deposits, wallets, balances, merchants] = await Promise.all([
+      readWithin(ctx.deposits),
+      readWithin(ctx.wallets),
+      ledgerBalances(ctx.deps),
+      describeMerchants(ctx.deps),
+    ]);
+    const names = new Map(merchants.map((m) => [m.merchantId, m.name]));
     return c.html(
       toHtml(
         <Layout v={v} title={t.title} live>
           <h1>{t.title}</h1>
           <div id="live" data-every="30">
-            <section class="card">
-              <h2>{t.ledger}</h2>
-              <NotYet>{t.ledgerNotYet}</NotYet>
-            </section>
+            <Balances v={v} balances={balances} names={names} />
             <WalletsSection v={v} wallets={wallets} connected={ctx.wallets !== null} />
             <section class="card">
               <h2>{t.deposits}</h2>

@@ -3,6 +3,8 @@ import { isFinalStatus } from '../../domain/order.ts';
 import { getOrderDetail, type OrderDetail } from '../../services/get-order-detail.ts';
 import { type AdminContext, type AdminEnv, viewOf } from '../context.ts';
 import { Layout, toHtml } from '../layout.tsx';
+import { OrderHolds, stateWords } from '../order-holds.tsx';
+import { OrderLedger } from '../order-ledger.tsx';
 import { ActionButton, Badge, Done, Hash, Td, Time } from '../ui.tsx';
 import { fill, type View } from '../view.ts';
 
@@ -134,8 +136,9 @@ function Webhooks({ v, d }: { v: View; d: OrderDetail }) {
 /**
  * GET /orders/:id → one order: summary (amounts, addresses, last transaction with its explorer
  * link, the checkout link), timeline, the transfers that paid it, the payout transactions signed
- * for it, and its webhooks with every attempt and a resend button (admins). An order that is not
- * final refreshes itself every 5 s with JavaScript on.
+ * for it, a payout's holds with the operator's decisions (and the forms for an open one), what it
+ * moved on the merchant's ledger, and its webhooks with every attempt and a resend button
+ * (admins). An order that is not final refreshes itself every 5 s with JavaScript on.
  */
 export function orderRoutes(ctx: AdminContext) {
   return new Hono<AdminEnv>().get('/orders/:id', async (c) => {
@@ -163,9 +166,7 @@ export function orderRoutes(ctx: AdminContext) {
                   <li data-kind={e.kind}>
                     <Time ms={e.at} />
                     <span>
-                      {fill(t.kinds[e.kind], {
-                        state: (v.t.statuses as Record<string, string>)[e.state] ?? e.state,
-                      })}
+                      {fill(t.kinds[e.kind], { state: stateWords(v, e.kind, e.state) })}
                       {e.detail ? <span class="sub">{e.detail}</span> : null}
                     </span>
                   </li>
@@ -227,7 +228,7 @@ export function orderRoutes(ctx: AdminContext) {
                     <thead>
                       <tr>
                         <th>{v.t.orders.tx}</th>
-                        <th class="num">{t.nonce}</th>
+                        <th>{t.slot}</th>
                         <th>{t.state}</th>
                         <th class="num">{t.block}</th>
                         <th>{t.signed}</th>
@@ -240,8 +241,8 @@ export function orderRoutes(ctx: AdminContext) {
                           <Td label={v.t.orders.tx}>
                             <Hash value={a.txHash} href={a.explorerUrl} />
                           </Td>
-                          <Td label={t.nonce} num>
-                            {a.nonce ?? v.t.dash}
+                          <Td label={t.slot}>
+                            {a.slot ?? (a.nonce === null ? v.t.dash : `nonce ${a.nonce}`)}
                           </Td>
                           <Td label={t.state}>
                             <Badge s={a.status} />
@@ -260,6 +261,8 @@ export function orderRoutes(ctx: AdminContext) {
                 )}
               </section>
             )}
+            {o.type === 'PAYOUT' ? <OrderHolds v={v} d={d} /> : null}
+            <OrderLedger v={v} d={d} />
             <section class="card" id="webhooks">
               <h2>{t.webhooks}</h2>
               <Webhooks v={v} d={d} />

@@ -10,8 +10,8 @@ import { readWithin, WalletsSection } from '../wallets.tsx';
 const sum = (o: Partial<Record<string, number>>, keys: string[]) => keys.reduce((n, k) => n + (o[k] ?? 0), 0);
 
 /**
- * GET / → the overview: what needs attention (open orders, webhooks failed or pending, scanners
- * behind), each scanner's progress, the hot wallets with a warning when the native coin for fees
+ * GET / → the overview: what needs attention (open orders, payouts waiting for the operator,
+ * webhooks failed or pending, scanners behind), each scanner's progress, the hot wallets with a warning when the native coin for fees
  * runs low, and collections and payouts of today, 7 or 30 days (`?period=`) by chain and token.
  * Refreshes itself every 15 s with JavaScript on.
  */
@@ -48,6 +48,17 @@ export function overviewRoutes(ctx: AdminContext) {
                 <strong>{queued + sent}</strong>
                 <span>
                   {t.openPayouts}: {fill(t.queued, { n: queued })}, {fill(t.sent, { n: sent })}
+                </span>
+              </a>
+              <a
+                class="tile"
+                href={`${v.base}/payouts`}
+                id="payouts-waiting"
+                data-alert={now.held.approval + now.held.stuck > 0 ? '' : undefined}
+              >
+                <strong>{now.held.approval + now.held.stuck}</strong>
+                <span>
+                  {t.waiting}: {fill(t.waitingDetail, { approval: now.held.approval, stuck: now.held.stuck })}
                 </span>
               </a>
               <a

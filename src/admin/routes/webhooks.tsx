@@ -3,7 +3,15 @@ import { NOTIFY_TYPES } from '../../domain/events.ts';
 import { browseWebhooks, type WebhooksQuery } from '../../services/browse-webhooks.ts';
 import { describeMerchants } from '../../services/manage-merchants.ts';
 import { resendWebhook } from '../../services/resend-webhook.ts';
-import { type AdminContext, type AdminEnv, field, queryOf, requireAdmin, viewOf } from '../context.ts';
+import {
+  type AdminContext,
+  type AdminEnv,
+  doneAt,
+  field,
+  queryOf,
+  requireAdmin,
+  viewOf,
+} from '../context.ts';
 import { Layout, toHtml } from '../layout.tsx';
 import { ActionButton, Badge, Done, Pager, Select, Td, Time } from '../ui.tsx';
 import { fill, utc } from '../view.ts';
@@ -47,7 +55,7 @@ export function webhooksRoutes(ctx: AdminContext) {
                   label={t.status}
                   value={query.status}
                   anyLabel={v.t.any}
-                  options={(['failed', 'pending', 'delivered'] as const).map((s) => ({
+                  options={(['failed', 'pending', 'delivered', 'skipped'] as const).map((s) => ({
                     value: s,
                     label: t.statuses[s],
                   }))}
@@ -164,11 +172,6 @@ export function webhooksRoutes(ctx: AdminContext) {
       const eventId = c.req.param('eventId');
       await resendWebhook(ctx.deps, eventId);
       ctx.deps.logger.info({ admin: v.session.email, eventId }, 'dashboard: webhook resent');
-      const back = await field(c, 'back');
-      const target = back.startsWith(`${v.base}/`) && !back.startsWith('//') ? back : `${v.base}/webhooks`;
-      const [path, search] = target.split('?');
-      const params = new URLSearchParams(search ?? '');
-      params.set('done', 'resent');
-      return c.redirect(`${path}?${params.toString()}`, 303);
+      return c.redirect(doneAt(v, await field(c, 'back'), `${v.base}/webhooks`, 'resent'), 303);
     });
 }

@@ -1,4 +1,5 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
+import { AppError } from '../../domain/errors.ts';
 import {
   applyMovement,
   type Balance,
@@ -13,9 +14,7 @@ import type { Order } from '../../domain/order.ts';
 import { newId } from '../../lib/ids.ts';
 import { type Db, writeTransaction } from '../client.ts';
 import { prepared } from '../prepared.ts';
-import { ledgerEntries } from '../schema/ledger-entries.ts';
 import { merchantBalances } from '../schema/merchant-balances.ts';
-import { orders } from '../schema/orders.ts';
 
 /** Whose balance: a merchant's money in one token on one chain. */
 export interface BalanceKey {
@@ -43,7 +42,6 @@ export interface LedgerEntry extends BalanceKey {
 }
 
 type BalanceRow = typeof merchantBalances.$inferSelect;
-type EntryRow = typeof ledgerEntries.$inferSelect;
 
 const toBalance = (r: BalanceRow): MerchantBalance => ({
   merchantId: r.merchantId,
@@ -54,20 +52,6 @@ const toBalance = (r: BalanceRow): MerchantBalance => ({
   frozen: BigInt(r.frozen),
   createdAt: r.createdAt,
   updatedAt: r.updatedAt,
-});
-
-const toEntry = (r: EntryRow): LedgerEntry => ({
-  id: r.id,
-  merchantId: r.merchantId,
-  chain: r.chain,
-  symbol: r.symbol,
-  decimals: r.decimals,
-  kind: r.kind,
-  availableDelta: BigInt(r.availableDelta),
-  frozenDelta: BigInt(r.frozenDelta),
-  orderRef: r.orderRef,
-  reason: r.reason,
-  createdAt: r.createdAt,
 });
 
 const selectBalance = (db: Db) =>
@@ -185,9 +169,27 @@ export function settleOrderMoney(db: Db, order: Order, now: number): void {
  */
 export async function adjustBalance(
   db: Db,
-  input: BalanceKey & { amountBase: bigint; reason: string; now: number },
+  input: BalanceKey & {
+    amountBase: bigint;
+    reason: string;
+    now: number;
+    /**
+     * When given, the merchant's newest adjustment must still be this one (null: none yet), or
+     * nothing is written (`state_conflict`): a form submitted twice adjusts once.
+     */
+    expectLastAdjustment?: string | null;
+  },
 ): Promise<MerchantBalance> {
   return writeTransaction(db, () => {
+    if (
+      input.expectLastAdjustment !== undefined &&
+      newestAdjustment(db, input.merchantId) !== input.expectLastAdjustment
+    ) {
+      throw new AppError(
+        'state_conflict',
+        `Another adjustment of ${input.merchantId} was recorded after this form was shown (sent twice, or by another operator); check the ledger before adjusting again.`,
+      );
+    }
     postEntry(
       db,
       {
@@ -214,6 +216,25 @@ export async function adjustBalance(
   });
 }
 
+const selectNewestAdjustment = (db: Db) =>
+  prepared(db, 'ledger.newestAdjustment', () =>
+    db.$client.prepare<{ merchantId: string }, { id: string }>(
+      // adjustments are few: read them through the (order_ref, kind) index, not the merchant's entries
+      `SELECT id FROM ledger_entries INDEXED BY ledger_entries_order_kind
+       WHERE order_ref IS NULL AND kind = 'adjustment' AND merchant_id = @merchantId
+       ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+    ),
+  );
+
+function newestAdjustment(db: Db, merchantId: string): string | null {
+  return selectNewestAdjustment(db).get({ merchantId })?.id ?? null;
+}
+
+/** The id of a merchant's newest operator adjustment, or null when there is none. */
+export async function lastAdjustmentId(db: Db, merchantId: string): Promise<string | null> {
+  return newestAdjustment(db, merchantId);
+}
+
 /** Balances, optionally of one merchant, chain or symbol, ordered by merchant, chain and symbol. */
 export async function listBalances(
   db: Db,
@@ -231,40 +252,4 @@ export async function listBalances(
     .orderBy(asc(merchantBalances.merchantId), asc(merchantBalances.chain), asc(merchantBalances.symbol))
     .all()
     .map(toBalance);
-}
-
-/**
- * A merchant's ledger entries in the order they were written (oldest first), at most `limit`, each
- * with the merchant's orderId of the order that caused it (null for adjustments).
- */
-export async function listLedgerEntries(
-  db: Db,
-  filter: { merchantId: string; limit?: number },
-): Promise<(LedgerEntry & { orderId: string | null })[]> {
-  return db
-    .select({ entry: ledgerEntries, orderId: orders.orderId })
-    .from(ledgerEntries)
-    .leftJoin(orders, eq(orders.id, ledgerEntries.orderRef))
-    .where(eq(ledgerEntries.merchantId, filter.merchantId))
-    .orderBy(asc(ledgerEntries.createdAt), asc(sql`${ledgerEntries}.rowid`))
-    .limit(filter.limit ?? 10_000)
-    .all()
-    .map((r) => ({ ...toEntry(r.entry), orderId: r.orderId }));
-}
-
-/**
- * Every balance recomputed from the entries alone (merchant, chain, symbol → sums), to check the
- * running balances against: they must always be equal.
- */
-export async function sumLedgerEntries(db: Db): Promise<Map<string, Balance>> {
-  const out = new Map<string, Balance>();
-  for (const r of db.select().from(ledgerEntries).all()) {
-    const key = `${r.merchantId}/${r.chain}/${r.symbol}`;
-    const b = out.get(key) ?? ZERO_BALANCE;
-    out.set(key, {
-      available: b.available + BigInt(r.availableDelta),
-      frozen: b.frozen + BigInt(r.frozenDelta),
-    });
-  }
-  return out;
 }

@@ -1,4 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
+import type { CompatMode } from '../../domain/compat-mode.ts';
 import type { MerchantKind } from '../../domain/order.ts';
 import type { Db } from '../client.ts';
 import { merchants } from '../schema/merchants.ts';
@@ -10,6 +11,7 @@ export interface MerchantRecord {
   tokenSealed: string;
   webhookSecretSealed: string;
   callbackUrl: string | null;
+  compat: CompatMode;
   status: 'active' | 'disabled';
   createdAt: number;
   updatedAt: number;
@@ -44,7 +46,9 @@ export function findMerchant(db: Db, id: string): MerchantRecord | null {
 export function updateMerchant(
   db: Db,
   id: string,
-  patch: Partial<Pick<MerchantRecord, 'tokenSealed' | 'callbackUrl' | 'status' | 'webhookSecretSealed'>>,
+  patch: Partial<
+    Pick<MerchantRecord, 'tokenSealed' | 'callbackUrl' | 'status' | 'webhookSecretSealed' | 'compat'>
+  >,
   now: number,
 ): boolean {
   return (

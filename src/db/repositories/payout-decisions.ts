@@ -12,13 +12,31 @@ import { LIVE } from './payouts.ts';
 
 /**
  * Holds a payout whose spend slot was used by something Kassa cannot identify: it stays PENDING and
- * is never given a new slot until the operator retries or fails it. Returns whether the hold is new.
+ * is never given a new slot until the operator retries or fails it. Only while the judged
+ * transactions (`attempts`, by id) are still followed: once the operator gave them up (retried or
+ * failed the payout since they were read), that decision stands and nothing is held. Answers
+ * `held` (a new hold), `still held` or `decided` (nothing held).
  */
 export async function holdPayout(
   db: Db,
-  input: { orderRef: string; reason: string; now: number },
-): Promise<boolean> {
-  return writeTransaction(db, () => openHold(db, { ...input, kind: 'stuck' }));
+  input: { orderRef: string; attempts: string[]; reason: string; now: number },
+): Promise<'held' | 'still held' | 'decided'> {
+  return writeTransaction(db, () => {
+    const followed = db
+      .select({ id: payoutAttempts.id })
+      .from(payoutAttempts)
+      .where(
+        and(
+          eq(payoutAttempts.orderRef, input.orderRef),
+          inArray(payoutAttempts.id, input.attempts),
+          inArray(payoutAttempts.status, LIVE),
+        ),
+      )
+      .all();
+    if (followed.length === 0) return 'decided';
+    const { orderRef, reason, now } = input;
+    return openHold(db, { orderRef, reason, now, kind: 'stuck' }) ? 'held' : 'still held';
+  });
 }
 
 /** The open holds of some payouts, by order. */

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { newId } from '../../lib/ids.ts';
 import type { Db } from '../client.ts';
 import { payoutHolds } from '../schema/payout-holds.ts';
@@ -79,4 +79,17 @@ export function openHoldsOf(db: Db, orderRefs: string[]): Map<string, PayoutHold
     .all();
   for (const r of rows) out.set(r.orderRef, [...(out.get(r.orderRef) ?? []), r]);
   return out;
+}
+
+/**
+ * Every hold a payout had, open and resolved, oldest first: the record of what it waited for and
+ * what the operator decided (the payout_holds table stays small: only held payouts have rows).
+ */
+export async function holdHistoryOf(db: Db, orderRef: string): Promise<PayoutHold[]> {
+  return db
+    .select()
+    .from(payoutHolds)
+    .where(eq(payoutHolds.orderRef, orderRef))
+    .orderBy(asc(payoutHolds.createdAt))
+    .all();
 }

@@ -2,14 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, makeHarness, T0 } from '../../../test/helpers/harness.ts';
 import {
   claimDueWebhookEvents,
-  findWebhookEvent,
-  insertWebhookEvent,
   recordWebhookAttempt,
-  resendWebhookEvent,
   settleAndClaimWebhookEvents,
   type WebhookEvent,
 } from './webhook-events.ts';
 import { listWebhookAttempts, listWebhookEvents } from './webhook-log.ts';
+import { findWebhookEvent, insertWebhookEvent, resendWebhookEvent } from './webhook-resend.ts';
 
 let h: Harness;
 beforeEach(async () => {

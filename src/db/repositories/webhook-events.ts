@@ -26,7 +26,7 @@ export interface WebhookEvent {
   orderVersion: number;
   notifyType: string;
   data: string;
-  status: 'pending' | 'delivered' | 'failed';
+  status: 'pending' | 'delivered' | 'failed' | 'skipped';
   attempts: number;
   nextAttemptAt: number;
   retryUntil: number | null;
@@ -44,11 +44,16 @@ export interface WebhookAttempt {
   error: string | null;
 }
 
-/** What an attempt decided for its event. */
+/**
+ * What an attempt decided for its event. `skipped`: nothing was sent and nothing will be (an event
+ * type XPay never sends, for a merchant in XPay mode); no attempt row is written, the reason goes
+ * to `lastError`.
+ */
 export type AttemptOutcome =
   | { status: 'delivered' }
   | { status: 'pending'; nextAttemptAt: number }
-  | { status: 'failed' };
+  | { status: 'failed' }
+  | { status: 'skipped' };
 
 const earlier = alias(webhookEvents, 'earlier');
 
@@ -186,7 +191,17 @@ const leaseStatement = (db: Db) =>
       .prepare(),
   );
 
-const settleStatement = (db: Db, status: AttemptOutcome['status']) =>
+const skipStatement = (db: Db) =>
+  prepared(db, 'webhooks.skip', () =>
+    db
+      .update(webhookEvents)
+      .set({ status: 'skipped', lastError: sql.placeholder('error') } as never)
+      .where(and(eq(webhookEvents.id, sql.placeholder('id')), eq(webhookEvents.status, 'pending')))
+      .returning({ id: webhookEvents.id })
+      .prepare(),
+  );
+
+const settleStatement = (db: Db, status: Exclude<AttemptOutcome['status'], 'skipped'>) =>
   prepared(db, `webhooks.settle.${status}`, () =>
     db
       .update(webhookEvents)
@@ -229,6 +244,8 @@ export interface AttemptRecord {
 
 function settleInTransaction(db: Db, input: AttemptRecord): boolean {
   const { attempt, outcome } = input;
+  if (outcome.status === 'skipped')
+    return skipStatement(db).get({ id: attempt.eventId, error: attempt.error }) !== undefined;
   insertAttempt(db).run({ ...attempt });
   const next = outcome.status === 'pending' ? outcome.nextAttemptAt : null;
   const settled = settleStatement(db, outcome.status).get({
@@ -245,7 +262,8 @@ function settleInTransaction(db: Db, input: AttemptRecord): boolean {
 
 /**
  * Records one attempt and its outcome in one transaction: the attempt row, the attempt count, the
- * status (delivered, failed, or pending with the next attempt time) and the last error. The event
+ * status (delivered, failed, or pending with the next attempt time) and the last error; a skipped
+ * event only gets its status and the reason as last error (nothing was attempted). The event
  * is only changed while it is pending; returns false when it was not (a second worker, or an
  * operator's resend, settled it first), in which case only the attempt row is written.
  * When the event stays pending, the later pending events of its order (which must wait for it
@@ -254,40 +272,4 @@ function settleInTransaction(db: Db, input: AttemptRecord): boolean {
  */
 export function recordWebhookAttempt(db: Db, input: AttemptRecord): boolean {
   return writeTransaction(db, () => settleInTransaction(db, input));
-}
-
-/** Stores an event that no order transition wrote (a `kassa webhooks test` event). */
-export function insertWebhookEvent(db: Db, event: WebhookEvent): void {
-  db.insert(webhookEvents).values(event).run();
-}
-
-/**
- * Queues an event for delivery again, whatever its status: pending, due now, with a new retry
- * window that ends at `retryUntil` and its attempt count (and so its backoff) back at zero. The
- * attempt rows are kept. Returns the event as it was before, or null when no such event exists.
- */
-export function resendWebhookEvent(
-  db: Db,
-  input: { id: string; now: number; retryUntil: number },
-): WebhookEvent | null {
-  return writeTransaction(db, () => {
-    const before = findWebhookEvent(db, input.id);
-    if (!before) return null;
-    db.update(webhookEvents)
-      .set({
-        status: 'pending',
-        attempts: 0,
-        nextAttemptAt: input.now,
-        retryUntil: input.retryUntil,
-        deliveredAt: null,
-      })
-      .where(eq(webhookEvents.id, input.id))
-      .run();
-    return before;
-  });
-}
-
-/** One event by id, or null. */
-export function findWebhookEvent(db: Db, id: string): WebhookEvent | null {
-  return db.select().from(webhookEvents).where(eq(webhookEvents.id, id)).get() ?? null;
 }

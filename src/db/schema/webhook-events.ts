@@ -11,7 +11,8 @@ export const webhookEvents = sqliteTable(
     notifyType: text('notify_type').notNull(),
     /** JSON text of the NotifyOrder snapshot at the transition. */
     data: text('data').notNull(),
-    status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull(),
+    /** `skipped`: never sent, on purpose (an event type XPay never sends, for a merchant in XPay compatibility mode). */
+    status: text('status', { enum: ['pending', 'delivered', 'failed', 'skipped'] }).notNull(),
     attempts: integer('attempts').notNull().default(0),
     /** When the next attempt is due; while an attempt is in flight, the end of its lease. */
     nextAttemptAt: integer('next_attempt_at').notNull(),

@@ -14,7 +14,9 @@ export interface MerchantStore {
   /** Changes a merchant's mutable fields; returns false when the merchant does not exist. */
   updateMerchant(
     id: string,
-    patch: Partial<Pick<MerchantRecord, 'tokenSealed' | 'callbackUrl' | 'status' | 'webhookSecretSealed'>>,
+    patch: Partial<
+      Pick<MerchantRecord, 'tokenSealed' | 'callbackUrl' | 'status' | 'webhookSecretSealed' | 'compat'>
+    >,
     now: number,
   ): Promise<boolean>;
   // Request nonces (repositories/nonces.ts)

@@ -12,15 +12,24 @@ import type { AttemptUpdate, NewAttempt, PayoutAttempt } from '../repositories/p
  * (../store.ts).
  */
 export interface MoneyStore {
-  // Merchant balances and the ledger (repositories/ledger.ts)
+  // Merchant balances and the ledger (repositories/ledger.ts; the entries read back in ledger-entries.ts)
   /**
    * Records an operator's top-up or correction of a merchant's available balance, with the reason the
    * entry keeps. Throws `ledger_negative` when a negative adjustment exceeds what is available
-   * (frozen money belongs to payouts in flight and cannot be adjusted away).
+   * (frozen money belongs to payouts in flight and cannot be adjusted away). With
+   * `expectLastAdjustment`, the merchant's newest adjustment must still be that one (null: none
+   * yet), or nothing is written (`state_conflict`): a form submitted twice adjusts once.
    */
   adjustBalance(
-    input: BalanceKey & { amountBase: bigint; reason: string; now: number },
+    input: BalanceKey & {
+      amountBase: bigint;
+      reason: string;
+      now: number;
+      expectLastAdjustment?: string | null;
+    },
   ): Promise<MerchantBalance>;
+  /** The id of a merchant's newest operator adjustment, or null when there is none. */
+  lastAdjustmentId(merchantId: string): Promise<string | null>;
   /** Balances, optionally of one merchant, chain or symbol, ordered by merchant, chain and symbol. */
   listBalances(filter?: { merchantId?: string; chain?: string; symbol?: string }): Promise<MerchantBalance[]>;
   /**
@@ -31,6 +40,18 @@ export interface MoneyStore {
     merchantId: string;
     limit?: number;
   }): Promise<(LedgerEntry & { orderId: string | null })[]>;
+  /**
+   * One page of a merchant's ledger, newest first: at most `limit` entries written before the
+   * `before` entry (by time, then id), each with the merchant's orderId of the order that caused it.
+   * Read through the (merchant, time) index, so a page costs the same however long the ledger is.
+   */
+  pageLedgerEntries(filter: {
+    merchantId: string;
+    before: { createdAt: number; id: string } | null;
+    limit: number;
+  }): Promise<(LedgerEntry & { orderId: string | null })[]>;
+  /** The ledger entries one order caused (its credit, or its freeze and then debit or release), oldest first. */
+  ledgerEntriesOfOrder(orderRef: string): Promise<LedgerEntry[]>;
   /**
    * Every balance recomputed from the entries alone (merchant, chain, symbol → sums), to check the
    * running balances against: they must always be equal.
@@ -104,11 +125,24 @@ export interface MoneyStore {
   }): Promise<void>;
   /**
    * Holds a payout whose spend slot was used by something Kassa cannot identify: it stays PENDING and
-   * is never given a new slot until the operator retries or fails it. Returns whether the hold is new.
+   * is never given a new slot until the operator retries or fails it. Only while the judged
+   * transactions (`attempts`, by id) are still followed: once the operator gave them up (retried or
+   * failed the payout since they were read), that decision stands and nothing is held. Answers
+   * `held` (a new hold), `still held` or `decided` (nothing held).
    */
-  holdPayout(input: { orderRef: string; reason: string; now: number }): Promise<boolean>;
+  holdPayout(input: {
+    orderRef: string;
+    attempts: string[];
+    reason: string;
+    now: number;
+  }): Promise<'held' | 'still held' | 'decided'>;
   /** The open holds of some payouts, by order. */
   holdsOf(orderRefs: string[]): Promise<Map<string, PayoutHold[]>>;
+  /**
+   * Every hold a payout had, open and resolved, oldest first: the record of what it waited for and
+   * what the operator decided.
+   */
+  holdHistoryOf(orderRef: string): Promise<PayoutHold[]>;
   /** Approves a payout waiting for approval: the sender signs it on its next pass. */
   approvePayout(input: { orderRef: string; now: number }): Promise<Order>;
   /** Rejects a payout waiting for approval: FAILED with the operator's reason (webhook, frozen balance released). */

@@ -2,6 +2,7 @@ import type { Family } from '../../domain/chains.ts';
 import type { Order } from '../../domain/order.ts';
 import type { OrderCursor, OrderFilter, OrderPage } from '../repositories/order-search.ts';
 import type { OrderStatRow } from '../repositories/order-stats.ts';
+import type { OrderToken } from '../repositories/order-token.ts';
 import type { NewOrder, OrderTransition } from '../repositories/orders.ts';
 import type { FinalTransferRow, SliceCursor } from '../repositories/transfer-totals.ts';
 
@@ -14,6 +15,11 @@ export interface OrderStore {
   findOrderById(id: string): Promise<Order | null>;
   /** The stored canonical parameters of an order, to tell a retry from a conflicting reuse. */
   orderParamsKey(id: string): Promise<string | null>;
+  /**
+   * The token of an order by internal id (`ord_…`), or null when there is no such order: what an
+   * XPay-shaped webhook adds to a stored event (base units need the decimals, XPay shows the contract).
+   */
+  findOrderToken(orderRef: string): Promise<OrderToken | null>;
   /**
    * Creates an order, idempotently on (merchant, orderId): when the orderId exists, nothing is
    * written and the existing order comes back with `created: false` (the caller compares

@@ -8,7 +8,8 @@ import type { ListedWebhookEvent, WebhookLogEvent, WebhookLogFilter } from '../r
 
 /** Webhook events (the outbox), their delivery attempts, and the dashboard's webhook log. Part of the Store port (../store.ts). */
 export interface WebhookStore {
-  // Webhook events and attempts (repositories/webhook-events.ts; the lists in webhook-log.ts)
+  // Webhook events and attempts (repositories/webhook-events.ts; one event by id in webhook-resend.ts;
+  // the lists in webhook-log.ts)
   /**
    * Claims due events for delivery, in one write transaction: looks at up to `scan` candidates in due
    * order (by `nextAttemptAt` alone, so the due index yields them without a sort and the scan stops at

@@ -11,7 +11,8 @@ export const SIGNING = {
   orderSign:
     '`sign` (query) is the lowercase hex HMAC-SHA256 of the orderId, keyed by the merchant token. A collection’s `paymentUrl` carries the checkout link’s own sign, which opens `/checkout`, `/v1/order/pay` and `/v1/order/getOrderStatus` of that order only.',
   webhooks:
-    'Kassa POSTs each event to the merchant’s callback URL. `sign` in the body is the hex HMAC-SHA256 of the JSON text of `data`, keyed by the webhook secret; the Standard Webhooks headers carry `webhook-id` (= eventId), `webhook-timestamp` (Unix seconds) and `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`. Any 2xx is a delivery; anything else is retried with backoff for up to 3 days, in order per order. Dedupe on `eventId`.',
+    'Kassa POSTs each event to the merchant’s callback URL. `sign` in the body is the hex HMAC-SHA256 of the JSON text of `data`, keyed by the webhook secret; the Standard Webhooks headers carry `webhook-id` (= eventId), `webhook-timestamp` (Unix seconds) and `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`. Any 2xx is a delivery; anything else is retried with backoff for up to 3 days, in order per order. Dedupe on `eventId`. A merchant in XPay mode receives XPay’s body and sign instead (see XPay compatibility).',
+  xpay: 'For merchants in XPay mode (`kassa merchant create --compat xpay` or `kassa merchant set-compat ID xpay`), so that XPay Labs’ node and Java SDKs work unchanged with apiKey = the merchant token and apiSecret = its webhook secret. A request carrying `X-API-TOKEN` is that merchant’s, answered XPay’s way (HTTP 200, the outcome in `code` and `msg`); its `sign` is XPay’s: HMAC-SHA256 keyed by the webhook secret of the sorted `k=v` text of the body’s or query’s parameters. The paths are the interface’s (the POSTs, `/v1/order/status/{orderId}` with the token alone, `/v1/symbol/supportSymbols`) plus the two GETs below that only XPay has; webhooks carry XPay’s body and sign. The full guide: docs/xpay-migration.md.',
 } as const;
 
 function refusalResponses(op: Operation, components: Record<string, JsonSchema>) {
@@ -59,7 +60,9 @@ function operationObject(op: Operation, components: Record<string, JsonSchema>) 
         ? [{ orderSign: [] }]
         : op.access === 'metricsToken'
           ? [{ metricsToken: [] }]
-          : [];
+          : op.access === 'xpayToken'
+            ? [{ xpayToken: [] }]
+            : [];
   return {
     operationId: op.operationId,
     summary: op.summary,
@@ -127,10 +130,13 @@ export function openApiDocument(config: Pick<Config, 'baseUrl'> & { ops: { metri
       title: 'Kassa merchant API',
       version: '1',
       description:
-        'Self-hosted, non-custodial stablecoin payment gateway: collections with a fresh deposit address and a hosted checkout page, payouts from the operator’s hot wallet, signed webhooks. Every answer is the R<T> envelope `{code, msg, data}`; `code` equals the HTTP status. Amounts are decimal strings.',
+        'Self-hosted, non-custodial stablecoin payment gateway: collections with a fresh deposit address and a hosted checkout page, payouts from the operator’s hot wallet, signed webhooks. Every answer is the R<T> envelope `{code, msg, data}`; `code` equals the HTTP status. Amounts are decimal strings. Merchants in XPay mode may also call it the way XPay Labs’ SDKs do (tag “XPay compatibility”).',
     },
     servers: [{ url: config.baseUrl }],
-    tags: ['Orders', 'Merchant', 'Symbols', 'Checkout', 'Operations'].map((name) => ({ name })),
+    tags: [
+      ...['Orders', 'Merchant', 'Symbols', 'Checkout', 'Operations'].map((name) => ({ name })),
+      { name: 'XPay compatibility', description: SIGNING.xpay },
+    ],
     paths,
     webhooks: Object.fromEntries(NOTIFY_TYPES.map((t) => [t, webhook(t)])),
     components: {
@@ -144,6 +150,7 @@ export function openApiDocument(config: Pick<Config, 'baseUrl'> & { ops: { metri
         },
         orderSign: { type: 'apiKey', in: 'query', name: 'sign', description: SIGNING.orderSign },
         metricsToken: { type: 'http', scheme: 'bearer', description: 'KASSA_METRICS_TOKEN.' },
+        xpayToken: { type: 'apiKey', in: 'header', name: 'X-API-TOKEN', description: SIGNING.xpay },
       },
     },
   };

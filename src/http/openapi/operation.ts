@@ -1,7 +1,10 @@
 import type { z } from 'zod';
 
-/** Who may call an operation: a signed envelope, a sign over the orderId, or anyone. */
-export type Access = 'envelope' | 'orderSign' | 'public' | 'metricsToken';
+/**
+ * Who may call an operation: a signed envelope, a sign over the orderId, anyone, the metrics token,
+ * or a merchant in XPay mode (`X-API-TOKEN` and XPay's signed query, docs/xpay-migration.md).
+ */
+export type Access = 'envelope' | 'orderSign' | 'public' | 'metricsToken' | 'xpayToken';
 
 export interface Parameter {
   name: string;
@@ -15,7 +18,7 @@ export interface Operation {
   method: 'get' | 'post';
   path: string;
   operationId: string;
-  tag: 'Orders' | 'Merchant' | 'Symbols' | 'Checkout' | 'Operations';
+  tag: 'Orders' | 'Merchant' | 'Symbols' | 'Checkout' | 'Operations' | 'XPay compatibility';
   summary: string;
   description: string;
   access: Access;

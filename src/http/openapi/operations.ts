@@ -13,6 +13,7 @@ import {
   payoutCreated,
   supportSymbol,
 } from './resources.ts';
+import { xpayOnlyOperations } from './xpay-operations.ts';
 
 export type { Access, Operation, Parameter } from './operation.ts';
 
@@ -239,6 +240,7 @@ export function publicOperations(options: { metrics: boolean }): Operation[] {
       answer: { schema: checkoutState, envelope: true },
       refusals: queryRefusals(true),
     },
+    ...xpayOnlyOperations(),
     ...operationalEndpoints(options),
   ];
   return ops;

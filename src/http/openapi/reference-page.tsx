@@ -44,6 +44,16 @@ function curlExample(op: Operation, base: string): string {
       : `${op.path}?orderId=A-1001&`;
     return [`SIGN=$(printf '%s' 'A-1001' | ${HMAC})`, `curl -s "${base}${path}sign=$SIGN"`].join('\n');
   }
+  if (op.access === 'xpayToken') {
+    const query = op.operationId === 'xpayGetBalance' ? 'symbol=USDT&' : '';
+    return [
+      'TOKEN=…    # the merchant token (XPay’s apiKey)',
+      'SECRET=…   # the merchant’s webhook secret (XPay’s apiSecret)',
+      `Q="nonce=$(uuidgen | tr -d -)&${query}timestamp=$(date +%s)"   # sorted by name`,
+      `SIGN=$(printf '%s' "$Q" | ${HMAC.replace('$TOKEN', '$SECRET')})`,
+      `curl -s "${base}${op.path}?$Q&sign=$SIGN" -H "X-API-TOKEN: $TOKEN"`,
+    ].join('\n');
+  }
   if (op.access === 'metricsToken')
     return `curl -s ${base}${op.path} -H "authorization: Bearer $KASSA_METRICS_TOKEN"`;
   const query = op.operationId === 'supportSymbols' ? '?chain=TRON' : '';
@@ -167,6 +177,7 @@ export function renderReferencePage(input: {
           <p>{SIGNING.orderSign}</p>
           <h2 id="webhooks">Webhooks</h2>
           <p>{SIGNING.webhooks}</p>
+          <p>{SIGNING.xpay}</p>
           <Fields schema={components.WebhookEvent} components={components} />
           {operations.map((op) => {
             const o = opSchema(op);
@@ -196,7 +207,9 @@ export function renderReferencePage(input: {
                       ? 'a sign over the orderId (see Signing).'
                       : op.access === 'metricsToken'
                         ? 'a bearer token (KASSA_METRICS_TOKEN).'
-                        : 'anyone.'}
+                        : op.access === 'xpayToken'
+                          ? 'a merchant in XPay mode: X-API-TOKEN and XPay’s signed query (docs/xpay-migration.md).'
+                          : 'anyone.'}
                 </p>
                 {op.parameters ? (
                   <table>

@@ -6,6 +6,7 @@ import type { NotifyOrder } from '../../domain/notify-order.ts';
 import type { CollectionCreated } from '../../services/create-collection.ts';
 import type { PayoutCreated } from '../../services/create-payout.ts';
 import type { MerchantBalanceVo } from '../../services/get-balance.ts';
+import type { MerchantAssetsVo } from '../../services/get-xpay-balance.ts';
 
 /**
  * The resources Kassa answers with, as zod schemas: what the OpenAPI document publishes, and what
@@ -164,6 +165,38 @@ export const errorEnvelope = z
   })
   .meta({ id: 'Error', description: 'The R<T> envelope of an error.' });
 
+/** XPay's R envelope, success or refusal alike (always HTTP 200), for merchants in XPay mode. */
+export function xpayReply<T extends z.ZodType>(data: T) {
+  return z.strictObject({
+    code: z
+      .number()
+      .int()
+      .meta({ description: '200 on success; 500 on a refusal (404, 405 for a wrong path or method).' }),
+    msg: z.string().meta({
+      description: '`操作成功` on success, otherwise what went wrong (XPay’s text where it has one).',
+    }),
+    data: data.nullable(),
+  });
+}
+
+/** XPay's MerchantAssetsVo, as `GET /v1/merchant/getBalance` answers a merchant in XPay mode. */
+export const xpayMerchantAssets = z
+  .strictObject({
+    symbol: z.string(),
+    balance: decimal.meta({ description: 'Available, summed over every chain (or the one asked for).' }),
+    frozenBalance: decimal.meta({ description: 'Held by payouts not finished yet.' }),
+    totalBalance: decimal,
+    createTime: z
+      .string()
+      .nullable()
+      .meta({ description: '`yyyy-MM-dd HH:mm:ss`, UTC; null if never moved.' }),
+    updateTime: z
+      .string()
+      .nullable()
+      .meta({ description: '`yyyy-MM-dd HH:mm:ss`, UTC; null if never moved.' }),
+  })
+  .meta({ id: 'XpayMerchantAssetsVo', description: 'XPay’s balance of one symbol (XPay mode).' });
+
 /** The signed envelope of every POST. */
 export function requestEnvelope<T extends z.ZodType>(data: T) {
   return z.object({
@@ -204,3 +237,4 @@ inStep<SameKeys<z.output<typeof notifyOrder>, NotifyOrder>>(true);
 inStep<SameKeys<z.output<typeof transaction>, NonNullable<NotifyOrder['transaction']>>>(true);
 inStep<SameKeys<z.output<typeof payinOrder>, PayinOrderVo>>(true);
 inStep<SameKeys<z.output<typeof merchantBalance>, MerchantBalanceVo>>(true);
+inStep<SameKeys<z.output<typeof xpayMerchantAssets>, MerchantAssetsVo>>(true);

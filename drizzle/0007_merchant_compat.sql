@@ -1,0 +1,1 @@
+ALTER TABLE `merchants` ADD `compat` text DEFAULT 'none' NOT NULL;
