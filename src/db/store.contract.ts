@@ -111,6 +111,8 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       await store.updateMerchant('mch_a', { status: 'disabled' }, T0 + 2);
       expect((await store.listActiveMerchants()).map((m) => m.id)).toEqual(['mch_b']);
       expect((await store.listMerchants()).map((m) => m.id).sort()).toEqual(['mch_a', 'mch_b']);
+      await store.updateMerchant('mch_b', { compat: 'xpay' }, T0 + 3);
+      expect((await store.findMerchant('mch_b'))?.compat).toBe('xpay');
     });
 
     it('creates an order once per merchant orderId, each with a deposit address of its own', async () => {
@@ -222,6 +224,41 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       const [balance] = await store.listBalances({ merchantId: 'mch_a' });
       expect(balance?.available).toBe(100n);
       expect((await store.listLedgerEntries({ merchantId: 'mch_a' })).length).toBe(1);
+    });
+
+    it('adjusts once per form (the newest adjustment it saw), and pages the ledger newest first', async () => {
+      const key = { merchantId: 'mch_a', chain: 'ETH', symbol: 'USDT', decimals: 6 };
+      const form = { ...key, amountBase: 5n, reason: 'top-up', expectLastAdjustment: null };
+      await store.adjustBalance({ ...form, now: T0 });
+      await expect(store.adjustBalance({ ...form, now: T0 + 1 })).rejects.toMatchObject({
+        code: 'state_conflict',
+      });
+      const newest = await store.lastAdjustmentId('mch_a');
+      await store.adjustBalance({ ...form, expectLastAdjustment: newest, amountBase: 7n, now: T0 + 2 });
+      const page = await store.pageLedgerEntries({ merchantId: 'mch_a', before: null, limit: 1 });
+      expect(page.map((e) => e.availableDelta)).toEqual([7n]);
+      const [last] = page;
+      const older = await store.pageLedgerEntries({ merchantId: 'mch_a', before: last!, limit: 5 });
+      expect(older.map((e) => e.availableDelta)).toEqual([5n]);
+    });
+
+    it('skips a webhook event without an attempt, keeping why', async () => {
+      const { order } = await create('A-1');
+      await store.applyOrderTransitions([{ order, patch: { status: 'PENDING', receivedBase: 1n } }], T0);
+      const [event] = await store.claimDueWebhookEvents({ now: T0 + 10, limit: 10, leaseUntil: T0 + 5000 });
+      const attempt = { eventId: event!.id, attemptedAt: T0 + 20, statusCode: null, latencyMs: 0 };
+      const skipped = await store.recordWebhookAttempt({
+        attempt: { ...attempt, error: 'not sent: XPay never sends ORDER_PENDING' },
+        outcome: { status: 'skipped' },
+        now: T0 + 20,
+      });
+      expect(skipped).toBe(true);
+      const stored = await store.findWebhookEvent(event!.id);
+      expect(stored).toMatchObject({
+        status: 'skipped',
+        lastError: 'not sent: XPay never sends ORDER_PENDING',
+      });
+      expect(await store.listWebhookAttempts(event!.id)).toEqual([]);
     });
 
     it('leases a claimed webhook event, and settles it with its attempt', async () => {
