@@ -33,13 +33,14 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { privateKeyToAccount } from 'viem/accounts';
-import { bootstrap, type Runtime } from '../src/bootstrap.ts';
-import { listBalances, sumLedgerEntries } from '../src/db/repositories/ledger.ts';
+import { bootstrap } from '../src/bootstrap.ts';
+import { sqliteOf } from '../src/db/sqlite-store.ts';
 import { payAsCustomer } from '../src/devnet/pay-as-customer.ts';
 import { SANDBOX_CUSTOMER, startSandboxChains } from '../src/devnet/sandbox.ts';
 import { tronAddressOf } from '../src/devnet/tron/customer.ts';
 import { createKeyRing } from '../src/keys/key-ring.ts';
 import { silentLogger } from '../src/lib/logger.ts';
+import type { Deps } from '../src/services/deps.ts';
 import { adjustLedger } from '../src/services/manage-ledger.ts';
 import { createMerchant, type MerchantCreated } from '../src/services/manage-merchants.ts';
 import { freePort } from '../test/helpers/cli.ts';
@@ -540,8 +541,8 @@ await run('split');
 receiver.stopFailing();
 
 // --- drain: wait until every order is where it must end ---------------------------------------
-const rt: Runtime = await openRuntime();
-const db = rt.db.$client;
+const rt: Deps = await openRuntime();
+const db = sqliteOf(rt.db).$client;
 type Row = Record<string, unknown>;
 const q = <T = Row>(sql: string, ...args: unknown[]) => db.prepare(sql).all(...args) as T[];
 const orderRow = (m: MerchantCreated, orderId: string) =>
@@ -693,8 +694,8 @@ if (receiver.counts.badSignature > 0)
   problem(`${receiver.counts.badSignature} webhooks with a bad signature`);
 
 // ledger: each balance is the sum of its entries, and what the orders moved
-const sums = await sumLedgerEntries(rt.db);
-const balances = await listBalances(rt.db);
+const sums = await rt.db.sumLedgerEntries();
+const balances = await rt.db.listBalances();
 for (const b of balances) {
   const key = `${b.merchantId}/${b.chain}/${b.symbol}`;
   const s = sums.get(key);

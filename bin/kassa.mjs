@@ -5,4 +5,4 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { main } = await import('../src/main.ts');
-await main(process.argv.slice(2));
+await main(process.argv.slice(2), async () => (await import('../workers/process.ts')).startKassaWorker);

@@ -24,4 +24,4 @@ if (config && /\.[cm]?tsx?$/i.test(config)) {
   );
   process.exit(2);
 }
-await main(argv);
+await main(argv, async () => (await import('../workers/process.ts')).startKassaWorker);

@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
-import { adapterFunding } from './chains/funding.ts';
 import { ChainHealth } from './chains/health.ts';
 import type { ChainAdapter } from './chains/port.ts';
 import { createAdapters } from './chains/registry.ts';
-import { activeChain, ConfigError, type Env, loadConfig, loadSecrets } from './config/load.ts';
+import { activeChain } from './config/active-chain.ts';
+import { ConfigError } from './config/config-error.ts';
+import { type Env, loadConfig, loadSecrets } from './config/load.ts';
 import type { ConfigInput } from './config/schema.ts';
 import { openDatabase } from './db/client.ts';
 import { applyMigrations, hasPendingMigrations, isNewDatabase } from './db/migrate.ts';
 import { getSetting, setSettingOnce } from './db/repositories/settings.ts';
+import { createSqliteStore } from './db/sqlite-store.ts';
 import { startWalCheckpointer } from './db/wal-checkpointer.ts';
 import { configureLockWait, type LockWait } from './db/write-lock.ts';
 import type { Chain } from './domain/chains.ts';
@@ -15,6 +17,7 @@ import { createKeyRing, type KeyRing } from './keys/key-ring.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createCryptoBox } from './lib/crypto-box.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
+import { adapterFunding } from './services/chain-funding.ts';
 import type { Deps } from './services/deps.ts';
 
 export interface BootstrapOptions {
@@ -41,14 +44,6 @@ export interface BootstrapOptions {
   lockWait?: LockWait;
 }
 
-/** A process's dependencies plus a way to release them. */
-export interface Runtime extends Deps {
-  /** Adapters of the enabled chains (empty unless bootstrapped with `chains: true`). */
-  adapters: Map<Chain, ChainAdapter>;
-  health: ChainHealth;
-  close(): void;
-}
-
 /** A short public fingerprint of the operator keys, to catch a database opened with another mnemonic. */
 export function keyFingerprint(keys: KeyRing): string {
   return createHash('sha256')
@@ -62,7 +57,7 @@ export function keyFingerprint(keys: KeyRing): string {
  * database (migrated as asked), key ring and secret box. Every configuration problem is collected
  * and thrown at once as ConfigError; nothing is half-started.
  */
-export async function bootstrap(options: BootstrapOptions = {}): Promise<Runtime> {
+export async function bootstrap(options: BootstrapOptions = {}): Promise<Deps> {
   const env = options.env ?? process.env;
   const problems: string[] = [];
   let config: Awaited<ReturnType<typeof loadConfig>> | null = null;
@@ -127,7 +122,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<Runtime
     const checkpointer = options.walCheckpointer ? startWalCheckpointer(db, config.db, logger) : null;
     return {
       config,
-      db,
+      db: createSqliteStore(db),
       clock: options.clock ?? systemClock,
       logger,
       box: secrets.masterKey ? createCryptoBox(secrets.masterKey) : null,

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from './cli/output.ts';
-import { ConfigError } from './config/load.ts';
+import type { LoadWorker } from './cli/run.ts';
+import { ConfigError } from './config/config-error.ts';
 import { AppError } from './domain/errors.ts';
 
 const USAGE = `Usage: kassa <command> [options]
@@ -76,8 +77,11 @@ function signedAmounts(argv: string[]): string[] {
   return out;
 }
 
-/** The `kassa` CLI. Exit codes: 0 ok, 1 failure, 2 bad usage or configuration. */
-export async function main(argv: string[]): Promise<void> {
+/**
+ * The `kassa` CLI. Exit codes: 0 ok, 1 failure, 2 bad usage or configuration. `loadWorker` brings in
+ * the worker for `start`, `worker` and `sandbox` (the entry points pass workers/process.ts).
+ */
+export async function main(argv: string[], loadWorker: LoadWorker): Promise<void> {
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
   try {
     parsed = parseArgs({ args: signedAmounts(argv), options: OPTIONS, allowPositionals: true, strict: true });
@@ -96,7 +100,7 @@ export async function main(argv: string[]): Promise<void> {
       case 'start':
       case 'api':
       case 'worker':
-        await (await import('./cli/run.ts')).runCommand(command, flags);
+        await (await import('./cli/run.ts')).runCommand(command, flags, loadWorker);
         return;
       case 'migrate':
         await (await import('./cli/migrate.ts')).migrateCommand(flags);
@@ -105,7 +109,7 @@ export async function main(argv: string[]): Promise<void> {
         await (await import('./cli/merchant.ts')).merchantCommand(rest, flags);
         return;
       case 'sandbox':
-        await (await import('./cli/sandbox.ts')).sandboxCommand(flags);
+        await (await import('./cli/sandbox.ts')).sandboxCommand(flags, loadWorker);
         return;
       case 'demo':
         await (await import('./cli/demo.ts')).demoCommand(flags);

@@ -4,7 +4,9 @@ import type { EndpointStats } from './rpc/endpoints.ts';
 /**
  * The one interface every chain adapter implements (EVM on viem, TRON on tronweb, SUI on
  * @mysten/sui). Adapters normalise every SDK value to bigint base units and the project's address
- * spelling (EIP-55 for EVM, base58 T… for TRON, lowercase 0x…64 for SUI) before returning.
+ * spelling (EIP-55 for EVM, base58 T… for TRON, lowercase 0x…64 for SUI) before returning. What
+ * they throw on purpose is a ChainError (errors.ts). Each family implements the methods as actions,
+ * one file each in `<family>/actions/`, bound to the port by `<family>/adapter.ts`.
  */
 
 /** A token the adapter watches or pays: contract (EVM/TRON), coin type (SUI), or null for the native coin. */
@@ -106,36 +108,10 @@ export type PayoutLookup =
       error?: string;
     };
 
-/** Raised by adapters when a payout can never succeed as asked (e.g. the token contract reverts it). */
-export class PayoutRejectedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'PayoutRejectedError';
-  }
-}
-
-/** Raised when the RPC answers for another network than configured; the chain is disabled. */
-export class ChainMismatchError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ChainMismatchError';
-  }
-}
-
-/** The ChainMismatchError behind an error (an SDK may wrap it in its own), or null. */
-export function chainMismatchIn(error: unknown): ChainMismatchError | null {
-  let e: unknown = error;
-  for (let depth = 0; e && depth < 8; depth++) {
-    if (e instanceof ChainMismatchError) return e;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return null;
-}
-
 export interface ChainAdapter {
   readonly chain: Chain;
   readonly family: Family;
-  /** Checks the RPC (e.g. its chain id). Throws ChainMismatchError when it serves another network. */
+  /** Checks the RPC (e.g. its chain id). Throws ChainError `wrong_network` when it serves another network. */
   connect(): Promise<void>;
   /** Current head and final heights under the configured confirmation policy. */
   heads(): Promise<ChainHeads>;
@@ -159,7 +135,8 @@ export interface ChainAdapter {
   payoutFeeEstimate(from: string, to: string, token: TokenSpec, amountBase: bigint): Promise<bigint>;
   /**
    * Builds and signs a payout. `nonce` is chosen by the caller on nonce chains (adapter tells the
-   * chain's view with `nextNonce`). Throws PayoutRejectedError when the chain would refuse it for good.
+   * chain's view with `nextNonce`). Throws ChainError `payout_rejected` when the chain would refuse it
+   * for good (errors.ts lists the other codes).
    */
   signPayout(input: {
     privateKey: Buffer;

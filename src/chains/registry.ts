@@ -1,4 +1,4 @@
-import { type ActiveChain, activeChain } from '../config/load.ts';
+import { type ActiveChain, activeChain } from '../config/active-chain.ts';
 import type { Config } from '../config/schema.ts';
 import { CHAINS, type Chain, type Family, familyOf } from '../domain/chains.ts';
 import type { Logger } from '../lib/logger.ts';
@@ -13,16 +13,16 @@ export type AdapterFactory = (settings: ActiveChain, logger: Logger) => ChainAda
  */
 const factories: Partial<Record<Family, () => Promise<AdapterFactory>>> = {
   evm: async () => {
-    const { EvmAdapter } = await import('./evm/adapter.ts');
-    return (settings, logger) => new EvmAdapter(settings, logger);
+    const { createEvmAdapter } = await import('./evm/adapter.ts');
+    return (settings, logger) => createEvmAdapter(settings, logger);
   },
   tron: async () => {
-    const { TronAdapter } = await import('./tron/adapter.ts');
-    return (settings, logger) => new TronAdapter(settings, logger);
+    const { createTronAdapter } = await import('./tron/adapter.ts');
+    return (settings, logger) => createTronAdapter(settings, logger);
   },
   sui: async () => {
-    const { SuiAdapter } = await import('./sui/adapter.ts');
-    return (settings, logger) => new SuiAdapter(settings, logger);
+    const { createSuiAdapter } = await import('./sui/adapter.ts');
+    return (settings, logger) => createSuiAdapter(settings, logger);
   },
 };
 

@@ -8,9 +8,9 @@ import {
   verifyWebhook,
 } from '../../clients/typescript/src/index.ts';
 import { customerAddress, payAsCustomer } from '../devnet/pay-as-customer.ts';
+import type { SandboxInfo } from '../devnet/sandbox.ts';
 import { parseAmount } from '../domain/money.ts';
 import { UsageError } from './output.ts';
-import type { SandboxInfo } from './sandbox.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
 const say = (line: string) => process.stdout.write(`${line}\n`);

@@ -1,10 +1,19 @@
-import { chainJobs } from '../../workers/jobs/chain-jobs.ts';
-import { webhookJobs } from '../../workers/jobs/deliver-webhooks.ts';
-import { startWorker } from '../../workers/main.ts';
 import { bootstrap } from '../bootstrap.ts';
+import type { Deps } from '../services/deps.ts';
 import { startApiServer } from './serve.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
+
+/** A running worker, as the CLI stops it. */
+export interface RunningWorker {
+  stop(): Promise<void>;
+}
+
+/**
+ * Loads the worker (workers/process.ts): given to `main` by the entry points, so that src/ never
+ * imports workers/ and commands that run no worker never load it.
+ */
+export type LoadWorker = () => Promise<(deps: Deps) => Promise<RunningWorker>>;
 
 /** Waits for SIGINT/SIGTERM, then runs `stop` once (a second signal exits at once). */
 export function onShutdown(stop: () => Promise<void>): void {
@@ -26,7 +35,11 @@ export function onShutdown(stop: () => Promise<void>): void {
  * `kassa start` (API and worker in one process), `kassa api`, `kassa worker`. `start` sets up a new
  * database itself; `api` and `worker` expect `kassa migrate` to have run.
  */
-export async function runCommand(mode: 'start' | 'api' | 'worker', flags: Flags): Promise<void> {
+export async function runCommand(
+  mode: 'start' | 'api' | 'worker',
+  flags: Flags,
+  loadWorker: LoadWorker,
+): Promise<void> {
   const rt = await bootstrap({
     configFile: flags.config as string | undefined,
     need: { mnemonic: true, masterKey: true },
@@ -36,8 +49,7 @@ export async function runCommand(mode: 'start' | 'api' | 'worker', flags: Flags)
     lockWait: 'async',
   });
   const api = mode === 'worker' ? null : await startApiServer(rt);
-  const worker =
-    mode === 'api' ? null : await startWorker(rt, [chainJobs(rt.adapters, rt.health), webhookJobs]);
+  const worker = mode === 'api' ? null : await (await loadWorker())(rt);
   onShutdown(async () => {
     await api?.close();
     await worker?.stop();

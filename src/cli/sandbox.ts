@@ -3,11 +3,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join, resolve } from 'node:path';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import { chainJobs } from '../../workers/jobs/chain-jobs.ts';
-import { webhookJobs } from '../../workers/jobs/deliver-webhooks.ts';
-import { startWorker } from '../../workers/main.ts';
 import { bootstrap } from '../bootstrap.ts';
-import { SANDBOX_CUSTOMER, type SandboxChain, startSandboxChains } from '../devnet/sandbox.ts';
+import { SANDBOX_CUSTOMER, type SandboxInfo, startSandboxChains } from '../devnet/sandbox.ts';
 import { EVM_CHAINS } from '../domain/chains.ts';
 import { createKeyRing } from '../keys/key-ring.ts';
 import { createLogger } from '../lib/logger.ts';
@@ -15,19 +12,8 @@ import { createAdminUser, describeAdminUsers, removeAdminUser } from '../service
 import { createMerchant, describeMerchants } from '../services/manage-merchants.ts';
 import { resetChainCheckpoint } from '../services/reset-chain-checkpoint.ts';
 import { UsageError } from './output.ts';
-import { onShutdown } from './run.ts';
+import { type LoadWorker, onShutdown } from './run.ts';
 import { startApiServer } from './serve.ts';
-
-/** What `kassa sandbox` writes to `<data>/sandbox.json` for `kassa demo` (devnet-only secrets). */
-export interface SandboxInfo {
-  apiUrl: string;
-  webhookUrl: string;
-  merchant: { merchantId: string; token: string; webhookSecret: string };
-  chains: Record<string, SandboxChain>;
-  customer: typeof SANDBOX_CUSTOMER;
-  /** The dashboard at `<admin listener>/admin` and its sandbox user. */
-  dashboard?: { url: string; email: string; password: string };
-}
 
 function writePrivate(path: string, text: string): void {
   writeFileSync(path, text, { mode: 0o600 });
@@ -62,7 +48,10 @@ function sandboxPort(flag: string | undefined, env: string | undefined): number 
  * only). Restarting
  * keeps the database and the EVM chains; Ctrl-C stops everything.
  */
-export async function sandboxCommand(flags: Record<string, string | boolean | undefined>): Promise<void> {
+export async function sandboxCommand(
+  flags: Record<string, string | boolean | undefined>,
+  loadWorker: LoadWorker,
+): Promise<void> {
   const started = performance.now();
   const dataDir = resolve((flags.data as string | undefined) ?? './data');
   const port = sandboxPort(flags.port as string | undefined, process.env.PORT);
@@ -141,7 +130,7 @@ export async function sandboxCommand(flags: Record<string, string | boolean | un
   };
   writePrivate(infoFile, `${JSON.stringify(info, null, 2)}\n`);
 
-  const worker = await startWorker(rt, [chainJobs(rt.adapters, rt.health), webhookJobs]);
+  const worker = await (await loadWorker())(rt);
   onShutdown(async () => {
     await api.close();
     await worker.stop();

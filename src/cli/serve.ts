@@ -1,6 +1,6 @@
 import { type ServerType, serve } from '@hono/node-server';
 import type { Hono } from 'hono';
-import { ConfigError } from '../config/load.ts';
+import { ConfigError } from '../config/config-error.ts';
 import { createAdminApp } from '../http/admin-app.ts';
 import { createApp, type RouteGroup } from '../http/app.ts';
 import type { Deps } from '../services/deps.ts';

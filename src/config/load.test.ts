@@ -2,7 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { activeChain, ConfigError, loadConfig, loadSecrets } from './load.ts';
+import { activeChain } from './active-chain.ts';
+import { ConfigError } from './config-error.ts';
+import { loadConfig, loadSecrets } from './load.ts';
 
 describe('loadConfig', () => {
   it('starts from wrangler-free.config.ts: mainnet, port 180, 30-minute orders, BSC stablecoins with 18 decimals', async () => {

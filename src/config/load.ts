@@ -4,18 +4,9 @@ import { pathToFileURL } from 'node:url';
 import { validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import defaults from '../../wrangler-free.config.ts';
-import { CHAINS, type Chain } from '../domain/chains.ts';
+import { CHAINS } from '../domain/chains.ts';
+import { ConfigError } from './config-error.ts';
 import { type Config, type ConfigInput, configSchema } from './schema.ts';
-
-/** Thrown when configuration is invalid; `problems` lists every one of them. */
-export class ConfigError extends Error {
-  readonly problems: string[];
-  constructor(problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-    this.problems = problems;
-  }
-}
 
 export type Env = Record<string, string | undefined>;
 
@@ -164,38 +155,4 @@ export function loadSecrets(
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return { mnemonic, masterKey };
-}
-
-/** A chain's settings for the configured network, flattened. */
-export interface ActiveChain {
-  chain: Chain;
-  enabled: boolean;
-  rpc: string[];
-  chainId: number | undefined;
-  tokens: Config['chains'][Chain]['mainnet']['tokens'];
-  explorerTx: string;
-  confirmations: number | 'finalized';
-  confirmationFloor: number;
-  pollIntervalMs: number;
-  maxLogRange: number;
-  eip1559: boolean;
-}
-
-/** The settings of one chain on the configured network. A chain without RPC URLs is disabled. */
-export function activeChain(config: Config, chain: Chain): ActiveChain {
-  const settings = config.chains[chain];
-  const net = settings[config.network];
-  return {
-    chain,
-    enabled: settings.enabled && net.rpc.length > 0,
-    rpc: net.rpc,
-    chainId: net.chainId,
-    tokens: net.tokens,
-    explorerTx: net.explorerTx,
-    confirmations: settings.confirmations,
-    confirmationFloor: settings.confirmationFloor,
-    pollIntervalMs: settings.pollIntervalMs,
-    maxLogRange: settings.maxLogRange,
-    eip1559: settings.eip1559,
-  };
 }

@@ -35,6 +35,17 @@ export interface SandboxChains {
   stop(): Promise<void>;
 }
 
+/** What `kassa sandbox` writes to `<data>/sandbox.json` for `kassa demo` (devnet-only secrets). */
+export interface SandboxInfo {
+  apiUrl: string;
+  webhookUrl: string;
+  merchant: { merchantId: string; token: string; webhookSecret: string };
+  chains: Record<string, SandboxChain>;
+  customer: typeof SANDBOX_CUSTOMER;
+  /** The dashboard at `<admin listener>/admin` and its sandbox user. */
+  dashboard?: { url: string; email: string; password: string };
+}
+
 /**
  * Starts the sandbox's local chains: one anvil per EVM chain (real chain ids and token decimals,
  * state kept in `dataDir/anvil`), a fake TRON node (1 s blocks, solid 2 blocks behind) and a fake

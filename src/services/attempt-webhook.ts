@@ -1,10 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { findOrderToken } from '../db/repositories/order-token.ts';
-import {
-  type AttemptRecord,
-  recordWebhookAttempt,
-  type WebhookEvent,
-} from '../db/repositories/webhook-events.ts';
+import type { AttemptRecord, WebhookEvent } from '../db/store.ts';
 import { NOTIFY_TYPES } from '../domain/events.ts';
 import type { NotifyOrder } from '../domain/notify-order.ts';
 import { toXpayNotifyOrder, XPAY_NOTIFY_TYPES } from '../domain/xpay-notify-order.ts';
@@ -47,7 +42,7 @@ async function xpayDataOf(deps: Partial<Pick<Deps, 'db'>>, event: WebhookEvent):
   const data: unknown = JSON.parse(event.data);
   if (!ORDER_EVENTS.has(event.notifyType) || !event.orderRef) return data;
   if (!deps.db) throw new Error('an XPay-shaped order event needs the database (its token)');
-  const token = await findOrderToken(deps.db, event.orderRef);
+  const token = await deps.db.findOrderToken(event.orderRef);
   if (!token) throw new Error(`webhook event ${event.id}: order ${event.orderRef} not found`);
   return toXpayNotifyOrder(data as NotifyOrder, { decimals: token.decimals, contract: token.tokenContract });
 }
@@ -142,7 +137,7 @@ export async function attemptWebhook(
   random: () => number = Math.random,
 ): Promise<AttemptReport> {
   const result = await performWebhookAttempt(deps, event, merchant, random);
-  return { ...result, recorded: await recordWebhookAttempt(deps.db, result) };
+  return { ...result, recorded: await deps.db.recordWebhookAttempt(result) };
 }
 
 function hostOf(url: string): string | null {

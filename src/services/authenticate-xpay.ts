@@ -26,9 +26,12 @@ const HEX_SIGN = /^[0-9a-fA-F]{64}$/;
  * refused with XPay's `Permission denied`, any other token with `Invalid permissions`; both count
  * as failed authentications.
  */
-export function xpayMerchantOf(directory: MerchantDirectory, token: string | undefined): Merchant {
+export async function xpayMerchantOf(
+  directory: MerchantDirectory,
+  token: string | undefined,
+): Promise<Merchant> {
   if (!token) throw new AppError('invalid_signature', XPAY_TEXT.permissionDenied);
-  const merchant = directory.byToken(token);
+  const merchant = await directory.byToken(token);
   if (!merchant) throw new AppError('invalid_signature', XPAY_TEXT.invalidPermissions);
   return merchant;
 }

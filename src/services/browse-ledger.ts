@@ -1,5 +1,3 @@
-import { lastAdjustmentId, pageLedgerEntries } from '../db/repositories/ledger.ts';
-import { findMerchant } from '../db/repositories/merchants.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Deps } from './deps.ts';
 import { type BalanceView, type EntryView, entryView, ledgerBalances } from './manage-ledger.ts';
@@ -33,10 +31,10 @@ export async function browseLedger(
   query: { merchantId: string; after?: string | undefined },
   limit = LEDGER_PAGE_SIZE,
 ): Promise<LedgerPage> {
-  const merchant = await findMerchant(deps.db, query.merchantId);
+  const merchant = await deps.db.findMerchant(query.merchantId);
   if (!merchant) throw new AppError('not_found', `No merchant ${query.merchantId}.`);
   const before = query.after ? parseCursor(query.after) : null;
-  const rows = await pageLedgerEntries(deps.db, { merchantId: merchant.id, before, limit: limit + 1 });
+  const rows = await deps.db.pageLedgerEntries({ merchantId: merchant.id, before, limit: limit + 1 });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
@@ -44,6 +42,6 @@ export async function browseLedger(
     balances: await ledgerBalances(deps, { merchantId: merchant.id }),
     entries: page.map(entryView),
     next: rows.length > limit && last ? cursorText({ createdAt: last.createdAt, id: last.id }) : null,
-    lastAdjustment: await lastAdjustmentId(deps.db, merchant.id),
+    lastAdjustment: await deps.db.lastAdjustmentId(merchant.id),
   };
 }

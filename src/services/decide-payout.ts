@@ -1,7 +1,5 @@
-import { findOrderById } from '../db/repositories/orders.ts';
 import type { Chain } from '../domain/chains.ts';
 import { AppError } from '../domain/errors.ts';
-import type { OpsSources } from './chain-progress.ts';
 import type { Deps } from './deps.ts';
 import { describeChainError } from './describe-chain-error.ts';
 import {
@@ -26,10 +24,10 @@ export const PAYOUT_DECISIONS: readonly PayoutDecision[] = ['approve', 'reject',
  * its transaction) and `chain_unavailable` (the chain could not be asked; nothing changed).
  */
 export async function decidePayout(
-  deps: Pick<Deps, 'db' | 'clock' | 'logger' | 'config'> & OpsSources,
+  deps: Pick<Deps, 'db' | 'clock' | 'logger' | 'config' | 'adapters'>,
   input: { id: string; decision: PayoutDecision; reason?: string },
 ): Promise<PayoutView> {
-  const order = await findOrderById(deps.db, input.id);
+  const order = await deps.db.findOrderById(input.id);
   if (order?.type !== 'PAYOUT') throw new AppError('order_not_found', `No payout ${input.id}.`);
   const { orderId, merchantId } = order;
   switch (input.decision) {
@@ -40,7 +38,7 @@ export async function decidePayout(
     case 'fail':
       return failOperatorPayout(deps, orderId, input.reason ?? '', merchantId);
     case 'retry': {
-      const adapter = deps.adapters?.get(order.chain as Chain) ?? null;
+      const adapter = deps.adapters.get(order.chain as Chain) ?? null;
       try {
         return await retryOperatorPayout(deps, adapter, orderId, merchantId);
       } catch (error) {

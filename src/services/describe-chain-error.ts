@@ -1,4 +1,4 @@
-import { activeChain } from '../config/load.ts';
+import { activeChain } from '../config/active-chain.ts';
 import type { Config } from '../config/schema.ts';
 import type { Chain } from '../domain/chains.ts';
 import { redactUrl } from '../lib/logger.ts';

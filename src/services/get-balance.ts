@@ -1,4 +1,3 @@
-import { listBalances } from '../db/repositories/ledger.ts';
 import { formatAmount } from '../domain/money.ts';
 import type { Deps } from './deps.ts';
 import type { Merchant } from './merchant-directory.ts';
@@ -31,7 +30,7 @@ export async function getMerchantBalance(
   const symbol = filter.symbol?.toUpperCase() || null;
   const matches = (c: string, s: string) =>
     (chain === null || c === chain) && (symbol === null || s.toUpperCase() === symbol);
-  const rows = (await listBalances(deps.db, { merchantId: merchant.id })).filter((b) =>
+  const rows = (await deps.db.listBalances({ merchantId: merchant.id })).filter((b) =>
     matches(b.chain, b.symbol),
   );
   const stored = new Map(rows.map((b) => [`${b.chain}/${b.symbol}`, b]));

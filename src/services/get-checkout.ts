@@ -1,4 +1,4 @@
-import { activeChain } from '../config/load.ts';
+import { activeChain } from '../config/active-chain.ts';
 import type { Network } from '../domain/chains.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Order } from '../domain/order.ts';

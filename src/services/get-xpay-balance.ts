@@ -1,4 +1,3 @@
-import { listBalances } from '../db/repositories/ledger.ts';
 import { isChain } from '../domain/chains.ts';
 import { MESSAGES, validationError } from '../domain/errors.ts';
 import { formatAmount } from '../domain/money.ts';
@@ -44,7 +43,7 @@ export async function getXpayBalance(
   if (chain !== undefined && !isChain(chain)) throw validationError(MESSAGES.chainUnsupported);
   const matches = (c: string, s: string) =>
     s.toUpperCase() === symbol && (chain === undefined || c === chain);
-  const rows = (await listBalances(deps.db, { merchantId: merchant.id })).filter((b) =>
+  const rows = (await deps.db.listBalances({ merchantId: merchant.id })).filter((b) =>
     matches(b.chain, b.symbol),
   );
   const offered = (await listTokens(deps)).filter((t) => matches(t.chain, t.symbol));

@@ -1,11 +1,6 @@
 import type { ChainAdapter, RecordedSpend, SlotVerdict } from '../chains/port.ts';
 import { describeVerdict } from '../chains/slot-verdict.ts';
-import {
-  holdPayout,
-  type PayoutAttempt,
-  recordedSpends,
-  recordPayoutProgress,
-} from '../db/repositories/payouts.ts';
+import type { PayoutAttempt } from '../db/store.ts';
 import type { Order } from '../domain/order.ts';
 import type { Deps } from './deps.ts';
 
@@ -34,7 +29,7 @@ export async function judgePayoutSlot(
   const first = attempts[0];
   if (!first) return { state: 'open', detail: 'no transaction to judge' };
   const log = deps.logger.child({ chain: adapter.chain, job: 'payouts', orderId: order.orderId });
-  const recorded = await recordedSpends(deps.db, {
+  const recorded = await deps.db.recordedSpends({
     chain: adapter.chain,
     from: first.fromAddress,
     exceptOrder: order.id,
@@ -48,7 +43,7 @@ export async function judgePayoutSlot(
   const now = deps.clock.now();
   switch (verdict.state) {
     case 'dead':
-      await recordPayoutProgress(deps.db, {
+      await deps.db.recordPayoutProgress({
         attempts: attempts.map((a) => ({ id: a.id, status: 'dropped' as const, error: verdict.proof })),
         transitions: [],
         now,
@@ -60,7 +55,7 @@ export async function judgePayoutSlot(
       break;
     case 'unexplained': {
       const reason = `Its spend slot (${first.slot ?? 'unknown'}) was used by a transaction Kassa did not record: ${verdict.detail}`;
-      const held = await holdPayout(deps.db, {
+      const held = await deps.db.holdPayout({
         orderRef: order.id,
         attempts: attempts.map((a) => a.id),
         reason,

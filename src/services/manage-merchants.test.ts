@@ -54,7 +54,7 @@ describe('callback URLs and private addresses', () => {
     rx = await startReceiver();
     h = await makeHarness({ webhooks: { allowPrivateTargets: true } });
     const m = await createMerchant(h.rt, { kind: 'V3', callbackUrl: rx.url });
-    const merchant = new MerchantDirectory(h.rt).byId(m.merchantId);
+    const merchant = await new MerchantDirectory(h.rt).byId(m.merchantId);
     const event = {
       id: 'evt_private',
       merchantId: m.merchantId,
@@ -90,7 +90,7 @@ describe('the XPay compatibility mode of a merchant', () => {
     const m = await createMerchant(h.rt, { kind: 'V3', compat: 'xpay', importSecrets: xpayKeys });
     expect(m).toMatchObject({ compat: 'xpay', ...xpayKeys });
     const directory = new MerchantDirectory(h.rt);
-    expect(directory.byId(m.merchantId)).toMatchObject({ compat: 'xpay', ...xpayKeys });
+    expect(await directory.byId(m.merchantId)).toMatchObject({ compat: 'xpay', ...xpayKeys });
     await expect(
       createMerchant(h.rt, { kind: 'V3', compat: 'xpay', importSecrets: xpayKeys }),
     ).rejects.toThrow('Another merchant already has this token.');
@@ -114,28 +114,28 @@ describe('the XPay compatibility mode of a merchant', () => {
     const xpay = await createMerchant(h.rt, { kind: 'V3', compat: 'xpay' });
     const spec = await createMerchant(h.rt, { kind: 'V3' });
     const directory = new MerchantDirectory(h.rt);
-    expect(directory.byToken(xpay.token)?.id).toBe(xpay.merchantId);
+    expect((await directory.byToken(xpay.token))?.id).toBe(xpay.merchantId);
     // the interface's token is a signing key that never travels: it names nobody in a header
-    expect(directory.byToken(spec.token)).toBeNull();
+    expect(await directory.byToken(spec.token)).toBeNull();
     // same length, one character off; a prefix; empty
     const off = `${xpay.token.slice(0, -1)}${xpay.token.endsWith('0') ? '1' : '0'}`;
-    for (const wrong of [off, xpay.token.slice(0, 32), '']) expect(directory.byToken(wrong)).toBeNull();
+    for (const wrong of [off, xpay.token.slice(0, 32), '']) expect(await directory.byToken(wrong)).toBeNull();
 
     expect(await setMerchantCompat(h.rt, xpay.merchantId, 'none')).toEqual({
       merchantId: xpay.merchantId,
       compat: 'none',
       previous: 'xpay',
     });
-    expect(directory.byToken(xpay.token)?.id).toBe(xpay.merchantId); // cached for up to a second
+    expect((await directory.byToken(xpay.token))?.id).toBe(xpay.merchantId); // cached for up to a second
     h.clock.advance(1000);
-    expect(directory.byToken(xpay.token)).toBeNull();
-    expect(directory.byId(xpay.merchantId)?.compat).toBe('none');
+    expect(await directory.byToken(xpay.token)).toBeNull();
+    expect((await directory.byId(xpay.merchantId))?.compat).toBe('none');
     await setMerchantCompat(h.rt, spec.merchantId, 'xpay');
     h.clock.advance(1000);
-    expect(directory.byToken(spec.token)?.id).toBe(spec.merchantId);
+    expect((await directory.byToken(spec.token))?.id).toBe(spec.merchantId);
     await disableMerchant(h.rt, spec.merchantId);
     h.clock.advance(1000);
-    expect(directory.byToken(spec.token)).toBeNull();
+    expect(await directory.byToken(spec.token)).toBeNull();
     await expect(setMerchantCompat(h.rt, 'mch_nobody', 'xpay')).rejects.toThrow('No merchant mch_nobody.');
   });
 });

@@ -1,4 +1,4 @@
-import { findMerchant, insertMerchant, listMerchants, updateMerchant } from '../db/repositories/merchants.ts';
+import type { MerchantRecord } from '../db/store.ts';
 import type { CompatMode } from '../domain/compat-mode.ts';
 import { AppError } from '../domain/errors.ts';
 import type { MerchantKind } from '../domain/order.ts';
@@ -28,7 +28,10 @@ const IMPORTABLE = /^[\x21-\x7e]{32,256}$/;
  * Checks secrets brought from XPay Labs: both printable, 32 to 256 characters, and a token no other
  * merchant has (its token is how an XPay-style request finds its merchant). Throws a validation error.
  */
-function checkImported(deps: Pick<Deps, 'db' | 'box'>, secrets: ImportedSecrets): ImportedSecrets {
+async function checkImported(
+  deps: Pick<Deps, 'db' | 'box'>,
+  secrets: ImportedSecrets,
+): Promise<ImportedSecrets> {
   const { token, webhookSecret } = secrets;
   if (typeof token !== 'string' || !IMPORTABLE.test(token))
     throw new AppError(
@@ -41,7 +44,7 @@ function checkImported(deps: Pick<Deps, 'db' | 'box'>, secrets: ImportedSecrets)
       'The imported webhook secret must be 32 to 256 printable characters without spaces.',
     );
   const box = requireBox(deps as Deps);
-  if (listMerchants(deps.db).some((m) => box.open(m.tokenSealed, `${m.id}:token`) === token))
+  if ((await deps.db.listMerchants()).some((m) => box.open(m.tokenSealed, `${m.id}:token`) === token))
     throw new AppError('validation', 'Another merchant already has this token.');
   return { token, webhookSecret };
 }
@@ -96,12 +99,12 @@ export async function createMerchant(
       'validation',
       'Secrets can only be imported for a merchant in XPay mode (--compat xpay).',
     );
-  const imported = input.importSecrets ? checkImported(deps, input.importSecrets) : null;
+  const imported = input.importSecrets ? await checkImported(deps, input.importSecrets) : null;
   const id = newId('mch');
   const token = imported?.token ?? newSecret();
   const webhookSecret = imported?.webhookSecret ?? newSecret();
   const now = deps.clock.now();
-  insertMerchant(deps.db, {
+  await deps.db.insertMerchant({
     id,
     kind: input.kind,
     name: input.name ?? null,
@@ -118,7 +121,7 @@ export async function createMerchant(
 
 /** Merchants without secrets, for `kassa merchant list`. */
 export async function describeMerchants(deps: Pick<Deps, 'db'>) {
-  return listMerchants(deps.db).map((m) => ({
+  return (await deps.db.listMerchants()).map((m) => ({
     merchantId: m.id,
     kind: m.kind,
     name: m.name,
@@ -129,8 +132,8 @@ export async function describeMerchants(deps: Pick<Deps, 'db'>) {
   }));
 }
 
-function mustExist(deps: Pick<Deps, 'db'>, id: string) {
-  const m = findMerchant(deps.db, id);
+async function mustExist(deps: Pick<Deps, 'db'>, id: string): Promise<MerchantRecord> {
+  const m = await deps.db.findMerchant(id);
   if (!m) throw new AppError('not_found', `No merchant ${id}.`);
   return m;
 }
@@ -140,10 +143,9 @@ export async function rotateMerchantToken(
   deps: Pick<Deps, 'db' | 'box' | 'clock'>,
   id: string,
 ): Promise<{ merchantId: string; token: string }> {
-  mustExist(deps, id);
+  await mustExist(deps, id);
   const token = newSecret();
-  updateMerchant(
-    deps.db,
+  await deps.db.updateMerchant(
     id,
     { tokenSealed: requireBox(deps as Deps).seal(token, `${id}:token`) },
     deps.clock.now(),
@@ -157,9 +159,9 @@ export async function setMerchantCallback(
   id: string,
   url: string | null,
 ): Promise<void> {
-  mustExist(deps, id);
+  await mustExist(deps, id);
   const callbackUrl = url ? checkCallbackUrl(url, deps.config.webhooks) : null;
-  updateMerchant(deps.db, id, { callbackUrl }, deps.clock.now());
+  await deps.db.updateMerchant(id, { callbackUrl }, deps.clock.now());
 }
 
 /**
@@ -172,13 +174,13 @@ export async function setMerchantCompat(
   id: string,
   compat: CompatMode,
 ): Promise<{ merchantId: string; compat: CompatMode; previous: CompatMode }> {
-  const before = mustExist(deps, id);
-  updateMerchant(deps.db, id, { compat }, deps.clock.now());
+  const before = await mustExist(deps, id);
+  await deps.db.updateMerchant(id, { compat }, deps.clock.now());
   return { merchantId: id, compat, previous: before.compat };
 }
 
 /** Disables a merchant: its signatures stop verifying; its orders are kept. */
 export async function disableMerchant(deps: Pick<Deps, 'db' | 'clock'>, id: string): Promise<void> {
-  mustExist(deps, id);
-  updateMerchant(deps.db, id, { status: 'disabled' }, deps.clock.now());
+  await mustExist(deps, id);
+  await deps.db.updateMerchant(id, { status: 'disabled' }, deps.clock.now());
 }

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { listActiveMerchants, type MerchantRecord } from '../db/repositories/merchants.ts';
+import type { MerchantRecord } from '../db/store.ts';
 import type { CompatMode } from '../domain/compat-mode.ts';
 import type { MerchantKind } from '../domain/order.ts';
 import { checkoutLinkKey } from './checkout-link.ts';
@@ -22,6 +22,14 @@ export interface Merchant {
 
 const TTL_MS = 1000;
 
+interface Snapshot {
+  at: number;
+  list: Merchant[];
+  byId: Map<string, Merchant>;
+  /** XPay-mode merchants by the SHA-256 of their token. */
+  byToken: Map<string, Merchant>;
+}
+
 /** The key of the token map: SHA-256 of the token, so a lookup's timing says nothing about a token. */
 function tokenDigest(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('base64');
@@ -36,12 +44,11 @@ function tokenDigest(token: string): string {
  * Merchants in XPay mode can also be found by their token (the `X-API-TOKEN` header): one map lookup.
  */
 export class MerchantDirectory {
-  private cache: {
-    at: number;
-    list: Merchant[];
-    byId: Map<string, Merchant>;
-    byToken: Map<string, Merchant>;
-  } | null = null;
+  private cache: Snapshot | null = null;
+  /** The re-read under way, which concurrent callers share. */
+  private loading: Promise<Snapshot> | null = null;
+  /** Counts invalidate() calls, so a read that started before one is not cached. */
+  private generation = 0;
   private readonly opened = new Map<
     string,
     { tokenSealed: string; webhookSealed: string; tokenDigest: string; merchant: Merchant }
@@ -50,13 +57,13 @@ export class MerchantDirectory {
   constructor(private readonly deps: Pick<Deps, 'db' | 'box' | 'clock'>) {}
 
   /** Active merchants, oldest first. */
-  active(): Merchant[] {
-    return this.load().list;
+  async active(): Promise<Merchant[]> {
+    return (await this.load()).list;
   }
 
   /** One active merchant by id, or null. */
-  byId(id: string): Merchant | null {
-    return this.load().byId.get(id) ?? null;
+  async byId(id: string): Promise<Merchant | null> {
+    return (await this.load()).byId.get(id) ?? null;
   }
 
   /**
@@ -64,8 +71,8 @@ export class MerchantDirectory {
    * token's SHA-256, then a constant-time comparison of the token itself. A merchant not in XPay
    * mode is never found this way (its token is a signing key that must not travel in a header).
    */
-  byToken(token: string): Merchant | null {
-    const merchant = this.load().byToken.get(tokenDigest(token));
+  async byToken(token: string): Promise<Merchant | null> {
+    const merchant = (await this.load()).byToken.get(tokenDigest(token));
     if (!merchant) return null;
     const given = Buffer.from(token, 'utf8');
     const known = Buffer.from(merchant.token, 'utf8');
@@ -75,12 +82,25 @@ export class MerchantDirectory {
   /** Drops the cache (after this process changed a merchant). */
   invalidate(): void {
     this.cache = null;
+    this.loading = null;
+    this.generation++;
   }
 
-  private load() {
+  private load(): Promise<Snapshot> {
     const now = this.deps.clock.now();
-    if (this.cache && now - this.cache.at < TTL_MS) return this.cache;
-    const list = listActiveMerchants(this.deps.db).map((m) => this.open(m));
+    if (this.cache && now - this.cache.at < TTL_MS) return Promise.resolve(this.cache);
+    if (!this.loading) {
+      const loading = this.reload(now).finally(() => {
+        if (this.loading === loading) this.loading = null;
+      });
+      this.loading = loading;
+    }
+    return this.loading;
+  }
+
+  private async reload(now: number): Promise<Snapshot> {
+    const generation = this.generation;
+    const list = (await this.deps.db.listActiveMerchants()).map((m) => this.open(m));
     const byId = new Map(list.map((m) => [m.id, m]));
     for (const id of this.opened.keys()) if (!byId.has(id)) this.opened.delete(id);
     const byToken = new Map<string, Merchant>();
@@ -88,8 +108,9 @@ export class MerchantDirectory {
       const digest = this.opened.get(m.id)?.tokenDigest;
       if (m.compat === 'xpay' && digest) byToken.set(digest, m);
     }
-    this.cache = { at: now, list, byId, byToken };
-    return this.cache;
+    const snapshot = { at: now, list, byId, byToken };
+    if (generation === this.generation) this.cache = snapshot;
+    return snapshot;
   }
 
   private open(m: MerchantRecord): Merchant {

@@ -2,10 +2,19 @@ import type { Chain } from '../domain/chains.ts';
 import { AppError, MESSAGES, validationError } from '../domain/errors.ts';
 import { parseAmount } from '../domain/money.ts';
 import type { MerchantKind } from '../domain/order.ts';
+import { newId } from '../lib/ids.ts';
 import type { Deps } from './deps.ts';
 import type { TokenRef } from './payout-funding.ts';
 import { orderRequestSchema, parseRequest } from './request-schemas.ts';
 import { resolveToken } from './resolve-token.ts';
+
+/**
+ * The orderId Kassa gives an order a V2 merchant created without one: `gen_…`, so it is never
+ * mistaken for Kassa's internal order id (`ord_…`), which merchants never see.
+ */
+export function generatedOrderId(): string {
+  return newId('gen');
+}
 
 /** Order fields common to collections and payouts, validated. */
 export interface OrderInput {

@@ -24,7 +24,7 @@ export interface HotWalletSnapshot {
 
 /**
  * Reads a hot wallet's balances and fee estimate from the chain (implemented over the chain
- * adapters, chains/funding.ts). An unreachable chain throws `chain_unavailable`, never a guess.
+ * adapters, services/chain-funding.ts). An unreachable chain throws `chain_unavailable`, never a guess.
  */
 export interface PayoutFunding {
   read(input: { token: TokenRef; from: string; to: string; amountBase: bigint }): Promise<HotWalletSnapshot>;

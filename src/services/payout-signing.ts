@@ -1,4 +1,4 @@
-import { activeChain } from '../config/load.ts';
+import { activeChain } from '../config/active-chain.ts';
 import { CHAINS, type Chain } from '../domain/chains.ts';
 import type { Deps } from './deps.ts';
 import { pausedChains } from './payout-pause.ts';

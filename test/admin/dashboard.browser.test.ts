@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mountAdminDashboard } from '../../src/admin/dashboard.ts';
 import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
 import { attemptsOfOrder } from '../../src/db/repositories/payouts.ts';
-import { listWebhookEvents } from '../../src/db/repositories/webhook-events.ts';
+import { listWebhookEvents } from '../../src/db/repositories/webhook-log.ts';
 import { tokenBalance } from '../../src/devnet/evm/tokens.ts';
 import type { Order } from '../../src/domain/order.ts';
 import { createAdminUser } from '../../src/services/admin-accounts.ts';
@@ -55,10 +55,9 @@ async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, what:
 
 /** The id of the paid order's ORDER_SUCCESS event. */
 const successEventId = () =>
-  listWebhookEvents(w.h.rt.db, { order: paid.id, limit: 10 }).find((e) => e.notifyType === 'ORDER_SUCCESS')
-    ?.id;
+  listWebhookEvents(w.h.db, { order: paid.id, limit: 10 }).find((e) => e.notifyType === 'ORDER_SUCCESS')?.id;
 
-const orderNow = (orderId: string) => findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, orderId) as Order;
+const orderNow = (orderId: string) => findOrderByMerchantOrderId(w.h.db, m.merchantId, orderId) as Order;
 
 beforeAll(async () => {
   w = await evmWorld(['POLYGON'], {
@@ -77,7 +76,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   mountAdminDashboard(w.h.app, w.h.rt);
   served = await serveApp(w.h.app);
-  worker = await startWorker(w.h.rt, [chainJobs(w.h.rt.adapters, w.h.rt.health), webhookJobs]);
+  worker = await startWorker(w.h.rt, [chainJobs, webhookJobs]);
   await createAdminUser(w.h.rt, { ...ADMIN, role: 'admin' });
   await createAdminUser(w.h.rt, { ...VIEWER, role: 'viewer' });
   m = await w.h.merchant('V3', receiver.url);
@@ -474,7 +473,7 @@ describe('payouts that wait for the operator', () => {
       'the broadcast to be held',
     );
     const held = orderNow('PAY-HELD');
-    const [signed] = attemptsOfOrder(w.h.rt.db, held.id);
+    const [signed] = attemptsOfOrder(w.h.db, held.id);
     await spendHotWalletNonce(w, 'POLYGON', signed?.nonce ?? 0);
     proxy.release();
     await until(
@@ -509,7 +508,7 @@ describe('payouts that wait for the operator', () => {
       'the retried payout to succeed',
     );
     expect(await received(HELD_TO)).toBe(2_000_000n);
-    const attempts = attemptsOfOrder(w.h.rt.db, held.id);
+    const attempts = attemptsOfOrder(w.h.db, held.id);
     expect(attempts.map((a) => a.status)).toEqual(['dropped', 'final']);
     expect(attempts[1]?.nonce).toBe((signed?.nonce ?? 0) + 1);
     await context.close();

@@ -4,11 +4,10 @@ import { webhookEvents } from '../../src/db/schema/webhook-events.ts';
 import { expireOrders } from '../../src/services/expire-orders.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { type EvmWorld, evmWorld } from '../helpers/evm-chain.ts';
-import { body } from '../helpers/harness.ts';
+import { merchantScenario } from '../helpers/scenario.ts';
 
 let w: EvmWorld;
 let m: MerchantCreated;
-let n = 0;
 
 beforeAll(async () => {
   w = await evmWorld(['ETH', 'BSC']);
@@ -16,35 +15,9 @@ beforeAll(async () => {
 });
 afterAll(() => w?.close());
 
-async function collect(chain: string, symbol: string, amount: string) {
-  const orderId = `c-${++n}`;
-  const r = await body<{ address: string }>(
-    await w.h.post('/v1/order/createCollection', m, { amount, symbol, chain, orderId }),
-  );
-  expect(r.code).toBe(200);
-  return { orderId, address: r.data.address };
-}
-
-async function status(orderId: string) {
-  w.h.clock.advance(600); // stay clear of the per-order query limit
-  return (
-    await body<{
-      status: string;
-      actualAmount: string | null;
-      reason: string | null;
-      transaction: Record<string, unknown> | null;
-    }>(await w.h.getSigned('/v1/order/status/{orderId}', m, orderId))
-  ).data;
-}
-
-function eventsOf(orderId: string) {
-  return w.h.rt.db
-    .select()
-    .from(webhookEvents)
-    .all()
-    .filter((e) => JSON.parse(e.data).orderId === orderId)
-    .map((e) => e.notifyType);
-}
+const scenario = merchantScenario(() => ({ h: w.h, m }), 'c');
+const { collect } = scenario;
+const { status, eventsOf } = scenario;
 
 describe('EVM collections on a real node (anvil, confirmations = 3)', () => {
   it('credits a full payment: PENDING_CONFIRMATION while confirming, then SUCCESS with the transaction', async () => {
@@ -125,7 +98,7 @@ describe('EVM collections on a real node (anvil, confirmations = 3)', () => {
     await w.mine('ETH', 3);
     await w.scan('ETH');
     expect((await status(orderId)).status).toBe('INIT');
-    expect(unattributedTransfers(w.h.rt.db, 'ETH')).toContainEqual(
+    expect(unattributedTransfers(w.h.db, 'ETH')).toContainEqual(
       expect.objectContaining({ txid, unattributedReason: 'wrong-token' }),
     );
   });
@@ -143,19 +116,17 @@ describe('EVM collections on a real node (anvil, confirmations = 3)', () => {
     const s = await status(orderId);
     expect(s.status).toBe('EXPIRED');
     expect(s.reason).toBe('No payment was received before the order expired.');
-    expect(unattributedTransfers(w.h.rt.db, 'ETH')).toContainEqual(
+    expect(unattributedTransfers(w.h.db, 'ETH')).toContainEqual(
       expect.objectContaining({ txid, unattributedReason: 'late' }),
     );
   });
 
   it('scanning the same blocks again credits nothing twice', async () => {
-    const before = transfersOfChain(w.h.rt.db, 'ETH').length;
-    const events = w.h.rt.db.select().from(webhookEvents).all().length;
-    w.h.rt.db.$client
-      .prepare("UPDATE chain_cursors SET height = 0, height_hash = '' WHERE chain = 'ETH'")
-      .run();
+    const before = transfersOfChain(w.h.db, 'ETH').length;
+    const events = w.h.db.select().from(webhookEvents).all().length;
+    w.h.db.$client.prepare("UPDATE chain_cursors SET height = 0, height_hash = '' WHERE chain = 'ETH'").run();
     await w.scan('ETH');
-    expect(transfersOfChain(w.h.rt.db, 'ETH')).toHaveLength(before);
-    expect(w.h.rt.db.select().from(webhookEvents).all()).toHaveLength(events);
+    expect(transfersOfChain(w.h.db, 'ETH')).toHaveLength(before);
+    expect(w.h.db.select().from(webhookEvents).all()).toHaveLength(events);
   });
 });

@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 const order = (orderId: string) => {
-  const o = findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, orderId);
+  const o = findOrderByMerchantOrderId(w.h.db, m.merchantId, orderId);
   if (!o) throw new Error(`no payout ${orderId}`);
   return o;
 };
@@ -66,7 +66,7 @@ async function heldPayout(orderId: string, to: Address) {
   proxy.add({ method: 'eth_sendRawTransaction', times: 1, fault: { kind: 'hold' } });
   const pass = w.payouts('ETH');
   await expect.poll(() => proxy.held).toBe(1);
-  const [signed] = attemptsOfOrder(w.h.rt.db, order(orderId).id);
+  const [signed] = attemptsOfOrder(w.h.db, order(orderId).id);
   await spendHotWalletNonce(w, 'ETH', signed?.nonce ?? 0);
   proxy.release();
   await pass;
@@ -110,7 +110,7 @@ describe('a decision on a held payout taken while a worker pass judges it', () =
     }
     expect(order('race-retry').status).toBe('SUCCESS');
     expect(await received(to)).toBe(5_000_000n);
-    expect(attemptsOfOrder(w.h.rt.db, order('race-retry').id).map((a) => a.status)).toEqual([
+    expect(attemptsOfOrder(w.h.db, order('race-retry').id).map((a) => a.status)).toEqual([
       'dropped',
       'final',
     ]);

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EvmAdapter } from '../../src/chains/evm/adapter.ts';
-import { ChainHealth } from '../../src/chains/health.ts';
-import { ChainMismatchError } from '../../src/chains/port.ts';
-import { activeChain, loadConfig } from '../../src/config/load.ts';
+import { createEvmAdapter } from '../../src/chains/evm/adapter.ts';
+import { activeChain } from '../../src/config/active-chain.ts';
+import { loadConfig } from '../../src/config/load.ts';
 import { type EvmDevnet, startEvmDevnet } from '../../src/devnet/evm/devnet.ts';
 import { silentLogger } from '../../src/lib/logger.ts';
 import { chainJobs } from '../../workers/jobs/chain-jobs.ts';
@@ -25,7 +24,7 @@ afterAll(async () => {
 
 async function adapterFor(rpc: string[], options: { timeoutMs?: number } = {}) {
   const config = await loadConfig({ env: {}, overrides: devnetChainConfig(devnet, { rpc: () => rpc }) });
-  return new EvmAdapter(activeChain(config, 'ETH'), silentLogger(), options);
+  return createEvmAdapter(activeChain(config, 'ETH'), silentLogger(), options);
 }
 
 describe('RPC resilience', () => {
@@ -33,7 +32,7 @@ describe('RPC resilience', () => {
     const adapter = await adapterFor(['http://127.0.0.1:9', devnet.get('ETH').url]);
     const heads = await adapter.heads();
     expect(heads.head).toBeGreaterThan(0);
-    const stats = adapter.endpoints.statistics();
+    const stats = adapter.ctx.endpoints.statistics();
     expect(stats[0]?.errors).toBeGreaterThan(0);
     expect(stats[1]?.requests).toBeGreaterThan(0);
   });
@@ -44,24 +43,15 @@ describe('RPC resilience', () => {
     expect((await adapter.heads()).head).toBeGreaterThan(0);
     proxy.add({ times: 2, fault: { kind: 'status', status: 503 } });
     expect((await adapter.heads()).head).toBeGreaterThan(0);
-    expect(adapter.endpoints.statistics()[0]?.errors).toBe(4);
+    expect(adapter.ctx.endpoints.statistics()[0]?.errors).toBe(4);
   });
 
   it('times out a hanging RPC and fails over', async () => {
     const adapter = await adapterFor([proxy.url, devnet.get('ETH').url], { timeoutMs: 300 });
     proxy.add({ times: 1, fault: { kind: 'hang' } });
     expect((await adapter.heads()).head).toBeGreaterThan(0);
-    expect(adapter.endpoints.statistics()[0]?.errors).toBe(1);
+    expect(adapter.ctx.endpoints.statistics()[0]?.errors).toBe(1);
     proxy.clear();
-  });
-
-  it('refuses an RPC that serves another chain id', async () => {
-    const config = await loadConfig({
-      env: {},
-      overrides: devnetChainConfig(devnet, { rpc: () => [devnet.get('BSC').url] }),
-    });
-    const adapter = new EvmAdapter(activeChain(config, 'ETH'), silentLogger());
-    await expect(adapter.connect()).rejects.toBeInstanceOf(ChainMismatchError);
   });
 });
 
@@ -77,12 +67,12 @@ describe('the worker with one chain misconfigured and one down', () => {
     });
     h.rt.adapters.set(
       'AVAX_C_CHAIN',
-      new EvmAdapter({ ...activeChain(downCfg, 'BSC'), chain: 'AVAX_C_CHAIN' }, silentLogger(), {
+      createEvmAdapter({ ...activeChain(downCfg, 'BSC'), chain: 'AVAX_C_CHAIN' }, silentLogger(), {
         timeoutMs: 200,
       }),
     );
-    const health = new ChainHealth();
-    const worker = await startWorker(h.rt, [chainJobs(h.rt.adapters, health)]);
+    const health = h.rt.health;
+    const worker = await startWorker(h.rt, [chainJobs]);
     try {
       await expect.poll(() => health.get('BSC').state, { timeout: 10_000 }).toBe('ready');
       await expect.poll(() => health.get('BSC').scannedTo ?? -1, { timeout: 10_000 }).toBeGreaterThan(0);

@@ -1,9 +1,9 @@
 import type { Address } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EvmAdapter } from '../../src/chains/evm/adapter.ts';
+import { createEvmAdapter } from '../../src/chains/evm/adapter.ts';
 import { ChainHealth } from '../../src/chains/health.ts';
 import type { ChainAdapter } from '../../src/chains/port.ts';
-import { activeChain } from '../../src/config/load.ts';
+import { activeChain } from '../../src/config/active-chain.ts';
 import { attemptsOfOrder } from '../../src/db/repositories/payouts.ts';
 import type { EvmDevnetChain } from '../../src/devnet/evm/devnet.ts';
 import { tokenBalance } from '../../src/devnet/evm/tokens.ts';
@@ -56,7 +56,7 @@ beforeAll(async () => {
   for (const chain of ['ETH', 'BSC'] as const)
     w.h.rt.adapters.set(
       chain,
-      new EvmAdapter(activeChain(w.h.rt.config, chain), w.h.rt.logger.child({ chain }), {
+      createEvmAdapter(activeChain(w.h.rt.config, chain), w.h.rt.logger.child({ chain }), {
         timeoutMs: RPC_TIMEOUT_MS,
       }),
     );
@@ -252,7 +252,7 @@ describe('an EVM endpoint that serves another chain', () => {
   /** ETH reached through endpoint a of its proxy, then `second`: what the operator configured. */
   function ethWith(second: string) {
     const settings = { ...activeChain(w.h.rt.config, 'ETH'), rpc: [proxy('ETH').endpoint('a'), second] };
-    return new EvmAdapter(settings, w.h.rt.logger.child({ chain: 'ETH' }), { timeoutMs: RPC_TIMEOUT_MS });
+    return createEvmAdapter(settings, w.h.rt.logger.child({ chain: 'ETH' }), { timeoutMs: RPC_TIMEOUT_MS });
   }
 
   it('disables ETH with a clear log line when its second URL serves BSC, at start or when it fails over to it, and credits nothing from BSC as ETH', async () => {
@@ -263,7 +263,10 @@ describe('an EVM endpoint that serves another chain', () => {
       ['BSC', w.h.rt.adapters.get('BSC') as ChainAdapter],
     ]);
     const logged = logs.length;
-    const worker = await startWorker(w.h.rt, [chainJobs(adapters, health)]);
+    const worker = await startWorker(
+      { ...w.h.rt, adapters: adapters as Map<Chain, ChainAdapter>, health: health },
+      [chainJobs],
+    );
     try {
       // the second URL is down at start: ETH runs on the first
       const early = await collect(w.h, m, { chain: 'ETH', symbol: 'USDC', amount: '1', orderId: `f-${++n}` });
@@ -342,7 +345,7 @@ describe('EVM payouts behind a faulty RPC', () => {
     await w.mine('ETH', 2);
     for (const p of sent) {
       expect(await received(p.to), p.orderId).toBe(p.amount);
-      expect(attemptsOfOrder(w.h.rt.db, orderOf(w.h, m, p.orderId).id), p.orderId).toHaveLength(1);
+      expect(attemptsOfOrder(w.h.db, orderOf(w.h, m, p.orderId).id), p.orderId).toHaveLength(1);
       expectOneSuccess(eventsOf(w.h, m, p.orderId), p.orderId);
     }
   });

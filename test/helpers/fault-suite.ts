@@ -67,7 +67,7 @@ export async function payout(
 
 /** The order as stored (throws when there is none). */
 export function orderOf(h: Harness, m: MerchantCreated, orderId: string): Order {
-  const o = findOrderByMerchantOrderId(h.rt.db, m.merchantId, orderId);
+  const o = findOrderByMerchantOrderId(h.db, m.merchantId, orderId);
   if (!o) throw new Error(`no order ${orderId}`);
   return o;
 }
@@ -75,7 +75,7 @@ export function orderOf(h: Harness, m: MerchantCreated, orderId: string): Order 
 /** The webhook events written for an order, oldest first (what its merchant is sent, in order). */
 export function eventsOf(h: Harness, m: MerchantCreated, orderId: string): string[] {
   const ref = orderOf(h, m, orderId).id;
-  return h.rt.db
+  return h.db
     .select()
     .from(webhookEvents)
     .all()
@@ -85,7 +85,7 @@ export function eventsOf(h: Harness, m: MerchantCreated, orderId: string): strin
 
 /** Stored transfer rows of one transaction on a chain (one per credited payment, never two). */
 export function transfersOf(h: Harness, chain: string, txid: string) {
-  return transfersOfChain(h.rt.db, chain).filter((t) => t.txid === txid);
+  return transfersOfChain(h.db, chain).filter((t) => t.txid === txid);
 }
 
 /** The merchant's available balance of a token, as `POST /v1/merchant/getBalance` reports it. */
@@ -125,7 +125,10 @@ export async function withChainJobs<T>(
   adapters: ReadonlyMap<Chain, ChainAdapter> = h.rt.adapters,
 ): Promise<T> {
   const health = new ChainHealth();
-  const worker = await startWorker(h.rt, [chainJobs(adapters, health)]);
+  const worker = await startWorker(
+    { ...h.rt, adapters: adapters as Map<Chain, ChainAdapter>, health: health },
+    [chainJobs],
+  );
   try {
     return await run(health);
   } finally {

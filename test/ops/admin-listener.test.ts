@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ApiServer, startApiServer } from '../../src/cli/serve.ts';
-import { ConfigError, loadConfig } from '../../src/config/load.ts';
+import { ConfigError } from '../../src/config/config-error.ts';
+import { loadConfig } from '../../src/config/load.ts';
 import { CHAINS } from '../../src/domain/chains.ts';
 import { freePort } from '../helpers/cli.ts';
 import { type Harness, makeHarness } from '../helpers/harness.ts';

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EvmAdapter } from '../../src/chains/evm/adapter.ts';
-import { SuiAdapter } from '../../src/chains/sui/adapter.ts';
-import { TronAdapter } from '../../src/chains/tron/adapter.ts';
-import { activeChain } from '../../src/config/load.ts';
+import { createEvmAdapter } from '../../src/chains/evm/adapter.ts';
+import { createSuiAdapter } from '../../src/chains/sui/adapter.ts';
+import { createTronAdapter } from '../../src/chains/tron/adapter.ts';
+import { activeChain } from '../../src/config/active-chain.ts';
 import { attemptsOfOrder } from '../../src/db/repositories/payouts.ts';
 import { customerAddress, payAsCustomer } from '../../src/devnet/pay-as-customer.ts';
 import { SANDBOX_CUSTOMER, type SandboxChains, startSandboxChains } from '../../src/devnet/sandbox.ts';
@@ -112,8 +112,9 @@ function adaptersWith(faulty: Family): void {
     const settings = activeChain(h.rt.config, chain);
     const log = h.rt.logger.child({ chain });
     const options = { timeoutMs: chain === faulty ? 60_000 : RPC_TIMEOUT_MS };
-    const Adapter = chain === 'ETH' ? EvmAdapter : chain === 'TRON' ? TronAdapter : SuiAdapter;
-    h.rt.adapters.set(chain, new Adapter(settings, log, options));
+    const create =
+      chain === 'ETH' ? createEvmAdapter : chain === 'TRON' ? createTronAdapter : createSuiAdapter;
+    h.rt.adapters.set(chain, create(settings, log, options));
   }
 }
 
@@ -162,7 +163,7 @@ describe('one chain family’s node is faulty; the others are not', () => {
         expect(orderOf(h, m, stuck.collection).actualAmountBase).toBe(2_500_000n);
         expectOneSuccess(eventsOf(h, m, stuck.collection), stuck.collection);
         expectOneSuccess(eventsOf(h, m, stuck.payout), stuck.payout);
-        expect(attemptsOfOrder(h.rt.db, orderOf(h, m, stuck.payout).id)).toHaveLength(1);
+        expect(attemptsOfOrder(h.db, orderOf(h, m, stuck.payout).id)).toHaveLength(1);
         await expect.poll(() => health.get(faulty).lastError, { timeout: 10_000 }).toBeNull();
       });
     }, 120_000);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChainAdapter } from '../../src/chains/port.ts';
-import { insertWebhookEvent, recordWebhookAttempt } from '../../src/db/repositories/webhook-events.ts';
+import { recordWebhookAttempt } from '../../src/db/repositories/webhook-events.ts';
+import { insertWebhookEvent } from '../../src/db/repositories/webhook-resend.ts';
 import { CHAINS, type Chain } from '../../src/domain/chains.ts';
 import { createAdminApp } from '../../src/http/admin-app.ts';
 import { PrometheusText } from '../../src/services/prometheus-text.ts';
@@ -127,7 +128,7 @@ describe('GET /metrics', () => {
     h = await makeHarness(only([]));
     const now = h.clock.now();
     const event = (id: string, status: 'pending' | 'delivered' | 'failed') =>
-      insertWebhookEvent(h.rt.db, {
+      insertWebhookEvent(h.db, {
         id,
         merchantId: 'mch_x',
         orderRef: null,
@@ -147,7 +148,7 @@ describe('GET /metrics', () => {
       statusCode: number | null,
       outcome: 'pending' | 'delivered' | 'failed',
     ) =>
-      recordWebhookAttempt(h.rt.db, {
+      recordWebhookAttempt(h.db, {
         attempt: {
           eventId,
           attemptedAt: now,
@@ -211,7 +212,8 @@ describe('GET /metrics', () => {
   });
 
   it('takes the token from KASSA_METRICS_TOKEN, and refuses one too short to be a secret', async () => {
-    const { loadConfig, ConfigError } = await import('../../src/config/load.ts');
+    const { loadConfig } = await import('../../src/config/load.ts');
+    const { ConfigError } = await import('../../src/config/config-error.ts');
     process.env.KASSA_METRICS_TOKEN = 'f'.repeat(32);
     try {
       expect((await loadConfig({ env: {} })).ops.metricsToken).toBe('f'.repeat(32));

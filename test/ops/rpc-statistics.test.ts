@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EvmAdapter } from '../../src/chains/evm/adapter.ts';
-import { activeChain, loadConfig } from '../../src/config/load.ts';
+import { createEvmAdapter } from '../../src/chains/evm/adapter.ts';
+import { activeChain } from '../../src/config/active-chain.ts';
+import { loadConfig } from '../../src/config/load.ts';
 import { silentLogger } from '../../src/lib/logger.ts';
 
 /** A JSON-RPC node that answers eth_chainId with 1, and 503 to its first `failFirst` requests. */
@@ -37,13 +38,13 @@ beforeAll(async () => {
 });
 afterAll(() => flaky.server.close());
 
-describe('EvmAdapter.rpcStatistics', () => {
+describe("the EVM adapter's rpcStatistics", () => {
   it('counts requests and transient errors per URL, with the API key in the URL redacted', async () => {
     const key = 'a1b2c3d4e5f6a7b8c9d0e1f2';
     const config = await loadConfig({
       env: { KASSA_RPC_ETH: `${flaky.url}/v2/${key}?apikey=secret` },
     });
-    const adapter = new EvmAdapter(activeChain(config, 'ETH'), silentLogger());
+    const adapter = createEvmAdapter(activeChain(config, 'ETH'), silentLogger());
     await adapter.connect();
     const stats = adapter.rpcStatistics();
     expect(stats).toEqual([{ url: `${flaky.url}/v2/***?***`, requests: 3, errors: 2 }]);

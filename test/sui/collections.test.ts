@@ -12,11 +12,11 @@ import { coinRefs, newTransaction, ownedInput } from '../../src/devnet/sui/testi
 import { expireOrders } from '../../src/services/expire-orders.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { body } from '../helpers/harness.ts';
+import { merchantScenario } from '../helpers/scenario.ts';
 import { SUI, type SuiWorld, suiWorld, USDC } from '../helpers/sui-chain.ts';
 
 let w: SuiWorld;
 let m: MerchantCreated;
-let n = 0;
 
 beforeAll(async () => {
   w = await suiWorld();
@@ -24,36 +24,13 @@ beforeAll(async () => {
 });
 afterAll(() => w?.close());
 
-async function collect(symbol: string, amount: string) {
-  const orderId = `s-${++n}`;
-  const r = await body<{ address: string }>(
-    await w.h.post('/v1/order/createCollection', m, { amount, symbol, chain: 'SUI', orderId }),
-  );
-  expect(r.code).toBe(200);
-  expect(r.data.address).toMatch(/^0x[0-9a-f]{64}$/);
-  return { orderId, address: r.data.address };
-}
-
-async function status(orderId: string) {
-  w.h.clock.advance(600); // stay clear of the per-order query limit
-  return (
-    await body<{
-      status: string;
-      actualAmount: string | null;
-      reason: string | null;
-      transaction: Record<string, unknown> | null;
-    }>(await w.h.getSigned('/v1/order/status/{orderId}', m, orderId))
-  ).data;
-}
-
-function eventsOf(orderId: string) {
-  return w.h.rt.db
-    .select()
-    .from(webhookEvents)
-    .all()
-    .filter((e) => JSON.parse(e.data).orderId === orderId)
-    .map((e) => e.notifyType);
-}
+const scenario = merchantScenario(() => ({ h: w.h, m }), 's');
+const collect = async (symbol: string, amount: string) => {
+  const created = await scenario.collect('SUI', symbol, amount);
+  expect(created.address).toMatch(/^0x[0-9a-f]{64}$/);
+  return created;
+};
+const { status, eventsOf } = scenario;
 
 describe('SUI collections on the fake Sui node (final once checkpointed)', () => {
   it('credits a full USDC payment at once: the checkpoint that holds it is final', async () => {
@@ -100,7 +77,7 @@ describe('SUI collections on the fake Sui node (final once checkpointed)', () =>
     const second = await w.pay('USDC', address, 5n * USDC);
     await w.scan();
     expect(await status(orderId)).toMatchObject({ status: 'SUCCESS', actualAmount: '8.00' });
-    const mine = transfersOfChain(w.h.rt.db, 'SUI').filter((t) => t.to === address);
+    const mine = transfersOfChain(w.h.db, 'SUI').filter((t) => t.to === address);
     expect(mine.map((t) => t.txid).sort()).toEqual([first, second].sort());
     expect(new Set(mine.map((t) => t.blockNum)).size).toBe(1);
   });
@@ -110,7 +87,7 @@ describe('SUI collections on the fake Sui node (final once checkpointed)', () =>
     await w.pay('SUI', address, 1_500_000_000n);
     await w.scan();
     expect(await status(orderId)).toMatchObject({ status: 'SUCCESS', actualAmount: '1.50' });
-    const [t] = transfersOfChain(w.h.rt.db, 'SUI').filter((x) => x.to === address);
+    const [t] = transfersOfChain(w.h.db, 'SUI').filter((x) => x.to === address);
     expect(t).toMatchObject({ contract: null, amountBase: 1_500_000_000n, from: w.customer });
   });
 
@@ -137,9 +114,9 @@ describe('SUI collections on the fake Sui node (final once checkpointed)', () =>
     });
     expect(transaction.effects?.status.success).toBe(false);
     w.seal();
-    const before = transfersOfChain(w.h.rt.db, 'SUI').length;
+    const before = transfersOfChain(w.h.db, 'SUI').length;
     await w.scan();
-    expect(transfersOfChain(w.h.rt.db, 'SUI')).toHaveLength(before);
+    expect(transfersOfChain(w.h.db, 'SUI')).toHaveLength(before);
     expect((await status(orderId)).status).toBe('INIT');
   });
 
@@ -148,7 +125,7 @@ describe('SUI collections on the fake Sui node (final once checkpointed)', () =>
     const txid = await w.pay('SUI', address, 5n * SUI);
     await w.scan();
     expect((await status(orderId)).status).toBe('INIT');
-    expect(unattributedTransfers(w.h.rt.db, 'SUI')).toContainEqual(
+    expect(unattributedTransfers(w.h.db, 'SUI')).toContainEqual(
       expect.objectContaining({ txid, unattributedReason: 'wrong-token' }),
     );
   });
@@ -164,21 +141,19 @@ describe('SUI collections on the fake Sui node (final once checkpointed)', () =>
     const s = await status(orderId);
     expect(s.status).toBe('EXPIRED');
     expect(s.reason).toBe('No payment was received before the order expired.');
-    expect(unattributedTransfers(w.h.rt.db, 'SUI')).toContainEqual(
+    expect(unattributedTransfers(w.h.db, 'SUI')).toContainEqual(
       expect.objectContaining({ txid, unattributedReason: 'late' }),
     );
   });
 
   it('scanning the same checkpoints again credits nothing twice', async () => {
-    const before = transfersOfChain(w.h.rt.db, 'SUI').length;
-    const events = w.h.rt.db.select().from(webhookEvents).all().length;
-    w.h.rt.db.$client
-      .prepare("UPDATE chain_cursors SET height = 0, height_hash = '' WHERE chain = 'SUI'")
-      .run();
+    const before = transfersOfChain(w.h.db, 'SUI').length;
+    const events = w.h.db.select().from(webhookEvents).all().length;
+    w.h.db.$client.prepare("UPDATE chain_cursors SET height = 0, height_hash = '' WHERE chain = 'SUI'").run();
     const again = await w.scan();
     expect(again.transfers).toBeGreaterThanOrEqual(before);
-    expect(transfersOfChain(w.h.rt.db, 'SUI')).toHaveLength(before);
-    expect(w.h.rt.db.select().from(webhookEvents).all()).toHaveLength(events);
+    expect(transfersOfChain(w.h.db, 'SUI')).toHaveLength(before);
+    expect(w.h.db.select().from(webhookEvents).all()).toHaveLength(events);
   });
 });
 
@@ -208,10 +183,10 @@ describe('SUI checkpoints need no proof of staying on the chain', () => {
     await s.scan();
 
     // the payment was final when first seen: SUCCESS at once, nothing pending that a reorg could take
-    const order = findOrderByMerchantOrderId(s.h.rt.db, merchant.merchantId, 'final-1');
+    const order = findOrderByMerchantOrderId(s.h.db, merchant.merchantId, 'final-1');
     expect(order?.status).toBe('SUCCESS');
-    expect(pendingTransfers(s.h.rt.db, 'SUI')).toEqual([]);
-    const events = s.h.rt.db
+    expect(pendingTransfers(s.h.db, 'SUI')).toEqual([]);
+    const events = s.h.db
       .select()
       .from(webhookEvents)
       .all()
@@ -219,9 +194,9 @@ describe('SUI checkpoints need no proof of staying on the chain', () => {
       .map((e) => e.notifyType);
     expect(events).toEqual(['ORDER_SUCCESS']);
     // the checkpoint is final when written: the only hash kept is its own, checked at the next pass
-    const cursor = getCursor(s.h.rt.db, 'SUI');
+    const cursor = getCursor(s.h.db, 'SUI');
     expect(cursor?.finalHeight).toBe(cursor?.height);
-    expect(unfinalBlocks(s.h.rt.db, 'SUI')).toEqual([{ height: cursor?.height, hash: cursor?.heightHash }]);
+    expect(unfinalBlocks(s.h.db, 'SUI')).toEqual([{ height: cursor?.height, hash: cursor?.heightHash }]);
     expect((await s.scan()).reorg).toBe(false);
   });
 });

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SuiAdapter } from '../../src/chains/sui/adapter.ts';
-import type { ActiveChain } from '../../src/config/load.ts';
+import { createSuiAdapter, type SuiAdapter } from '../../src/chains/sui/adapter.ts';
+import type { ActiveChain } from '../../src/config/active-chain.ts';
 import { type FakeSuiNode, startFakeSuiNode } from '../../src/devnet/sui/index.ts';
 import { createKeyRing } from '../../src/keys/key-ring.ts';
 import { silentLogger } from '../../src/lib/logger.ts';
@@ -40,7 +40,7 @@ function adapter(rpc: string[], timeoutMs = 2_000): SuiAdapter {
     maxLogRange: 2000,
     eip1559: false,
   };
-  return new SuiAdapter(settings, silentLogger(), { timeoutMs, baseDelayMs: 5 });
+  return createSuiAdapter(settings, silentLogger(), { timeoutMs, baseDelayMs: 5 });
 }
 
 /** A deposit in a fresh checkpoint; the scan of that checkpoint must find it. */
@@ -75,7 +75,7 @@ describe('SUI RPC fail-over (two URLs, the first failing)', () => {
       { symbol: 'USDC', contract: node.usdcType, decimals: 6 },
     ]);
     expect(found.map((t) => t.txid)).toEqual([digest]);
-    const [first, second] = a.rpc.endpoints.statistics();
+    const [first, second] = a.ctx.rpc.endpoints.statistics();
     expect(first?.errors).toBe(1);
     expect(second?.errors).toBe(0);
     expect(second?.requests).toBeGreaterThan(2);
@@ -101,7 +101,7 @@ describe('SUI RPC fail-over (two URLs, the first failing)', () => {
       expect(await a.broadcast(signed)).toEqual({ ok: true });
       node.checkpoint();
       expect(await a.lookup(signed.txHash)).toMatchObject({ state: 'mined', success: true });
-      expect(a.rpc.endpoints.statistics()[0]?.errors).toBe(1);
+      expect(a.ctx.rpc.endpoints.statistics()[0]?.errors).toBe(1);
     }
   });
 
@@ -114,7 +114,7 @@ describe('SUI RPC fail-over (two URLs, the first failing)', () => {
     const { height } = await deposit();
     expect((await a.block(height))?.number).toBe(height);
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(a.rpc.endpoints.statistics()[0]?.errors).toBe(1);
+    expect(a.ctx.rpc.endpoints.statistics()[0]?.errors).toBe(1);
   });
 
   it('retries an injected RESOURCE_EXHAUSTED or UNAVAILABLE on a single URL until it passes', async () => {
@@ -123,14 +123,14 @@ describe('SUI RPC fail-over (two URLs, the first failing)', () => {
     node.fail({ mode: 'unavailable', count: 1, methods: ['GetCheckpoint'] });
     const heads = await a.heads();
     expect(await a.block(heads.head)).toMatchObject({ number: heads.head });
-    expect(a.rpc.endpoints.statistics()[0]?.errors).toBe(2);
+    expect(a.ctx.rpc.endpoints.statistics()[0]?.errors).toBe(2);
     expect(node.state().failures).toEqual([]);
   });
 
   it('does not fail over on an answer about the request (NOT_FOUND): a missing digest is unknown', async () => {
     const a = adapter([node.url, `http://127.0.0.1:${await freePort()}`]);
     expect(await a.lookup('4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi')).toEqual({ state: 'unknown' });
-    expect(a.rpc.endpoints.statistics().map((s) => s.errors)).toEqual([0, 0]);
+    expect(a.ctx.rpc.endpoints.statistics().map((s) => s.errors)).toEqual([0, 0]);
   });
 
   it('gives up with the transient error when every URL keeps failing', async () => {

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SuiAdapter } from '../../src/chains/sui/adapter.ts';
-import { activeChain } from '../../src/config/load.ts';
+import { createSuiAdapter, type SuiAdapter } from '../../src/chains/sui/adapter.ts';
+import { activeChain } from '../../src/config/active-chain.ts';
 import { attemptsOfOrder } from '../../src/db/repositories/payouts.ts';
 import { type FakeSuiNode, startFakeSuiNode } from '../../src/devnet/sui/index.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { listTokens } from '../../src/services/resolve-token.ts';
-import { scanChain } from '../../src/services/scan-chain.ts';
+import { scanChain } from '../../src/services/scan-chain/scan-chain.ts';
 import { type Fault, type FaultProxy, type FaultRule, startFaultProxy } from '../helpers/fault-proxy.ts';
 import {
   available,
@@ -41,7 +41,7 @@ const RPC_TIMEOUT_MS = 400;
 
 /** A Sui adapter on the world's settings with other RPC URLs (a hung request fails after 400 ms). */
 function adapterWith(rpc: string[]): SuiAdapter {
-  return new SuiAdapter(
+  return createSuiAdapter(
     { ...activeChain(w.h.rt.config, 'SUI'), rpc },
     w.h.rt.logger.child({ chain: 'SUI' }),
     {
@@ -290,7 +290,7 @@ describe('Sui payouts behind a faulty RPC', () => {
     w.seal();
     for (const p of sent) {
       expect(await w.balanceOf(p.to, w.node.usdcType), p.orderId).toBe(p.amount);
-      expect(attemptsOfOrder(w.h.rt.db, orderOf(w.h, m, p.orderId).id), p.orderId).toHaveLength(1);
+      expect(attemptsOfOrder(w.h.db, orderOf(w.h, m, p.orderId).id), p.orderId).toHaveLength(1);
       expectOneSuccess(eventsOf(w.h, m, p.orderId), p.orderId);
     }
   });

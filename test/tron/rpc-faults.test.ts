@@ -1,10 +1,12 @@
 import { TronWeb } from 'tronweb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ChainHealth } from '../../src/chains/health.ts';
-import { TronAdapter } from '../../src/chains/tron/adapter.ts';
-import { activeChain } from '../../src/config/load.ts';
+import type { ChainAdapter } from '../../src/chains/port.ts';
+import { createTronAdapter } from '../../src/chains/tron/adapter.ts';
+import { activeChain } from '../../src/config/active-chain.ts';
 import { attemptsOfOrder } from '../../src/db/repositories/payouts.ts';
 import { type FakeTronNode, startFakeTronNode } from '../../src/devnet/tron/index.ts';
+import type { Chain } from '../../src/domain/chains.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { chainJobs } from '../../workers/jobs/chain-jobs.ts';
 import { startWorker } from '../../workers/main.ts';
@@ -49,7 +51,7 @@ const SOLID_LAG = 4;
 
 /** A TRON adapter on the world's settings with other RPC URLs (a hung request fails after 400 ms). */
 function adapterWith(rpc: string[], settings: Record<string, unknown> = {}) {
-  return new TronAdapter(
+  return createTronAdapter(
     { ...activeChain(w.h.rt.config, 'TRON'), rpc, ...settings },
     w.h.rt.logger.child({ chain: 'TRON' }),
     { timeoutMs: RPC_TIMEOUT_MS },
@@ -245,7 +247,10 @@ describe('a TRON endpoint that serves another chain', () => {
     const health = new ChainHealth();
     const logged = logs.length;
     const adapters = new Map([['TRON' as const, adapterWith([proxy.endpoint('a'), otherNode.url])]]);
-    const worker = await startWorker(w.h.rt, [chainJobs(adapters, health)]);
+    const worker = await startWorker(
+      { ...w.h.rt, adapters: adapters as Map<Chain, ChainAdapter>, health: health },
+      [chainJobs],
+    );
     try {
       const early = await collect(w.h, m, {
         chain: 'TRON',
@@ -340,7 +345,7 @@ describe('TRON payouts behind a faulty RPC', () => {
     w.mine(SOLID_LAG + 1);
     for (const p of sent) {
       expect(w.node.trc20Balance(USDT, p.to), p.orderId).toBe(p.amount);
-      expect(attemptsOfOrder(w.h.rt.db, orderOf(w.h, m, p.orderId).id), p.orderId).toHaveLength(1);
+      expect(attemptsOfOrder(w.h.db, orderOf(w.h, m, p.orderId).id), p.orderId).toHaveLength(1);
       expectOneSuccess(eventsOf(w.h, m, p.orderId), p.orderId);
     }
   });

@@ -55,7 +55,7 @@ async function create(
 }
 
 function counts() {
-  const one = (sql: string) => (h.rt.db.$client.prepare(sql).get() as { n: number }).n;
+  const one = (sql: string) => (h.db.$client.prepare(sql).get() as { n: number }).n;
   return {
     orders: one('SELECT count(*) AS n FROM orders'),
     nonces: one('SELECT count(*) AS n FROM request_nonces'),

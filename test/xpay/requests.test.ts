@@ -62,7 +62,7 @@ function r<T = Record<string, unknown>>(a: RawAnswer): XpayR<T> {
 }
 
 function counts(harness: Harness) {
-  const one = (sql: string) => (harness.rt.db.$client.prepare(sql).get() as { n: number }).n;
+  const one = (sql: string) => (harness.db.$client.prepare(sql).get() as { n: number }).n;
   return {
     orders: one('SELECT count(*) AS n FROM orders'),
     nonces: one('SELECT count(*) AS n FROM request_nonces'),
@@ -112,7 +112,7 @@ describe('the node SDK’s captured requests, byte for byte over HTTP', () => {
         chain: data.chain,
         symbol: data.symbol,
       });
-      const order = findOrderByMerchantOrderId(h.rt.db, m.merchantId, data.orderId as string);
+      const order = findOrderByMerchantOrderId(h.db, m.merchantId, data.orderId as string);
       expect(order?.amountBase).toBe(want?.base);
       expect(order?.uid).toBe((data.uid as string | undefined) ?? null);
       if (want?.payout) {
@@ -238,7 +238,7 @@ describe('the Java SDK’s and XPay server’s rule, over HTTP', () => {
         }
         expect(answer.code, JSON.stringify(answer)).toBe(200);
         expect((answer.data as { amount: string }).amount).toBe(want[rule]);
-        const order = findOrderByMerchantOrderId(h.rt.db, m.merchantId, 'order-1');
+        const order = findOrderByMerchantOrderId(h.db, m.merchantId, 'order-1');
         expect(order?.amount).toBe(want[rule]);
       });
     }

@@ -156,11 +156,11 @@ async function xpayOrder(m: MerchantCreated, data: Record<string, unknown>): Pro
     body: text,
   });
   expect(await res.json()).toMatchObject({ code: 200 });
-  return findOrderByMerchantOrderId((h as Harness).rt.db, m.merchantId, data.orderId as string) as Order;
+  return findOrderByMerchantOrderId((h as Harness).db, m.merchantId, data.orderId as string) as Order;
 }
 
 function move(order: Order, patch: Parameters<typeof applyOrderTransitions>[1][number]['patch']): Order {
-  const [moved] = applyOrderTransitions((h as Harness).rt.db, [{ order, patch }], (h as Harness).clock.now());
+  const [moved] = applyOrderTransitions((h as Harness).db, [{ order, patch }], (h as Harness).clock.now());
   return moved as Order;
 }
 
@@ -276,7 +276,7 @@ describe('delivery to a merchant in XPay mode', () => {
       'not sent: XPay never sends ORDER_REVERTED, and the merchant is in XPay mode (kassa merchant set-compat)',
     ]);
     expect(byType.filter(([, status]) => status === 'delivered')).toHaveLength(4);
-    const attempts = h.rt.db.$client.prepare('SELECT count(*) AS n FROM webhook_attempts').get() as {
+    const attempts = h.db.$client.prepare('SELECT count(*) AS n FROM webhook_attempts').get() as {
       n: number;
     };
     expect(attempts.n).toBe(4);
@@ -313,7 +313,7 @@ describe('delivery to a merchant in XPay mode', () => {
       orderId: 'o-4',
     });
     expect(res.status).toBe(200);
-    const order = findOrderByMerchantOrderId(h.rt.db, m.merchantId, 'o-4') as Order;
+    const order = findOrderByMerchantOrderId(h.db, m.merchantId, 'o-4') as Order;
     move(order, { status: 'PENDING', receivedBase: 1n });
     await deliverWebhooks(h.rt);
     expect(rx.received).toHaveLength(1);

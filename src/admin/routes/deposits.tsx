@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { activeChain } from '../../config/load.ts';
+import { activeChain } from '../../config/active-chain.ts';
 import { isChain } from '../../domain/chains.ts';
 import { explorerLink } from '../../services/get-checkout.ts';
 import { listUnattributedDeposits } from '../../services/list-deposits.ts';

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminClient, adminAndViewer, keptLogger } from '../../../test/helpers/admin.ts';
 import { body, type Harness, makeHarness } from '../../../test/helpers/harness.ts';
-import { listBalances, listLedgerEntries } from '../../db/repositories/ledger.ts';
+import { listBalances } from '../../db/repositories/ledger.ts';
+import { listLedgerEntries } from '../../db/repositories/ledger-entries.ts';
 import type { MerchantCreated } from '../../services/manage-merchants.ts';
 import { mountAdminDashboard } from '../dashboard.ts';
 
@@ -57,7 +58,7 @@ async function adjust(client: typeof admin, merchantId: string, form: Record<str
 }
 
 const balance = async (merchantId: string, chain: string, symbol: string) =>
-  (await listBalances(h.rt.db, { merchantId, chain, symbol }))[0];
+  (await listBalances(h.db, { merchantId, chain, symbol }))[0];
 
 describe('the money page', () => {
   it('shows each merchant’s balances from the ledger: available, frozen and total per chain and token', async () => {
@@ -123,7 +124,7 @@ describe('a merchant’s ledger', () => {
       if (!older) break;
       path = older.replace(/&amp;/g, '&');
     }
-    const stored = await listLedgerEntries(h.rt.db, { merchantId: tea.merchantId });
+    const stored = await listLedgerEntries(h.db, { merchantId: tea.merchantId });
     expect(seen).toHaveLength(120);
     expect([...seen].sort()).toEqual(stored.map((e) => e.id).sort());
     // newest first (entries of the same millisecond in a fixed order of their ids)
@@ -185,7 +186,7 @@ describe('a merchant’s ledger', () => {
   });
 
   it('refuses a blank reason, a bad amount, an unknown token and a correction below zero, changing nothing', async () => {
-    const before = await listLedgerEntries(h.rt.db, { merchantId: shop.merchantId });
+    const before = await listLedgerEntries(h.db, { merchantId: shop.merchantId });
     const cases: [Record<string, string>, number, string][] = [
       [{ token: 'TRON:USDT', amount: '+5', reason: '  ' }, 400, 'An adjustment needs a reason.'],
       [{ token: 'TRON:USDT', amount: '+1.0000001', reason: 'x' }, 400, 'at most 6 decimals'],
@@ -201,7 +202,7 @@ describe('a merchant’s ledger', () => {
       expect(res.status, JSON.stringify(form)).toBe(status);
       expect(await res.text(), JSON.stringify(form)).toContain(message);
     }
-    expect(await listLedgerEntries(h.rt.db, { merchantId: shop.merchantId })).toEqual(before);
+    expect(await listLedgerEntries(h.db, { merchantId: shop.merchantId })).toEqual(before);
   });
 
   it('shows a viewer no form and refuses an adjustment sent anyway with 403', async () => {

@@ -19,34 +19,9 @@ import {
   viewOf,
 } from '../context.ts';
 import { Csrf, Layout, toHtml } from '../layout.tsx';
+import { SecretsPage } from '../secrets-page.tsx';
 import { ActionButton, Badge, Done, Td, Time } from '../ui.tsx';
-import { fill, type View } from '../view.ts';
-
-/** The page that shows freshly made secrets once (answered to the POST itself: never in a URL). */
-function SecretsPage(props: { v: View; title: string; once: string; secrets: [string, string][] }) {
-  const { v } = props;
-  return (
-    <Layout v={v} title={props.title}>
-      <h1>{props.title}</h1>
-      <p class="notice warn" role="alert">
-        {props.once}
-      </p>
-      <section class="card secret">
-        <dl class="facts" id="secrets">
-          {props.secrets.map(([label, value]) => (
-            <>
-              <dt>{label}</dt>
-              <dd class="mono">{value}</dd>
-            </>
-          ))}
-        </dl>
-      </section>
-      <p>
-        <a href={`${v.base}/merchants`}>{v.t.merchants.back}</a>
-      </p>
-    </Layout>
-  );
-}
+import { fill } from '../view.ts';
 
 /** The compatibility mode a form names; a validation error for anything else. */
 async function compatField(c: AdminC) {

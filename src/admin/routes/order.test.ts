@@ -45,7 +45,7 @@ beforeAll(async () => {
     });
     expect((await body(res)).code).toBe(200);
   }
-  await holdAsStuck(h.rt.db, order('PAY-STUCK'), {
+  await holdAsStuck(h.db, order('PAY-STUCK'), {
     txHash: 'ef'.repeat(32),
     slot: 'ref block 0a0b/0c0d0e0f10111213, expires 2026-11-25T12:01:00.000Z',
     reason: 'Its spend slot was used by a transaction Kassa did not record.',
@@ -55,7 +55,7 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 function order(orderId: string): Order {
-  const o = findOrderByMerchantOrderId(h.rt.db, m.merchantId, orderId);
+  const o = findOrderByMerchantOrderId(h.db, m.merchantId, orderId);
   if (!o) throw new Error(`no order ${orderId}`);
   return o;
 }
@@ -126,7 +126,7 @@ describe('a payout’s page', () => {
       ).code,
     ).toBe(200);
     const paid = readOrder(h, { merchant: m, orderId: 'INV-1' });
-    payByScan(h.rt.db, paid, { txid: `0x${'9a'.repeat(32)}`, now: h.clock.now() });
+    payByScan(h.db, paid, { txid: `0x${'9a'.repeat(32)}`, now: h.clock.now() });
     const html = (await admin.page(`/admin/orders/${paid.id}`)).html;
     expect(html).not.toContain('id="holds"');
     expect(kinds(sectionOf(html, 'ledger'))).toEqual(['collection_credit']);

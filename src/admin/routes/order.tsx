@@ -1,9 +1,10 @@
 import { Hono } from 'hono';
 import { isFinalStatus } from '../../domain/order.ts';
-import { getOrderDetail, type OrderDetail, type TimelineEntry } from '../../services/get-order-detail.ts';
+import { getOrderDetail, type OrderDetail } from '../../services/get-order-detail.ts';
 import { type AdminContext, type AdminEnv, viewOf } from '../context.ts';
 import { Layout, toHtml } from '../layout.tsx';
-import { PayoutDecisions } from '../payout-decisions.tsx';
+import { OrderHolds, stateWords } from '../order-holds.tsx';
+import { OrderLedger } from '../order-ledger.tsx';
 import { ActionButton, Badge, Done, Hash, Td, Time } from '../ui.tsx';
 import { fill, type View } from '../view.ts';
 
@@ -129,121 +130,6 @@ function Webhooks({ v, d }: { v: View; d: OrderDetail }) {
         </div>
       ))}
     </>
-  );
-}
-
-/** A timeline entry's state in words: a status, a hold's kind, an operator's decision, or as stored. */
-function stateWords(v: View, kind: TimelineEntry['kind'], state: string): string {
-  const words: Record<string, string> =
-    kind === 'held' ? v.t.holds.kinds : kind === 'decided' ? v.t.holds.resolutions : v.t.statuses;
-  return words[state] ?? state;
-}
-
-/**
- * A payout's holds (awaiting approval, held as stuck) with what the operator decided, and the
- * decision forms for an open one (admins; they come back to this page).
- */
-function Holds({ v, d }: { v: View; d: OrderDetail }) {
-  const t = v.t.order;
-  const open = d.holds.find((h) => h.resolvedAt === null && !isFinalStatus(d.order.status));
-  return (
-    <section class="card" id="holds">
-      <h2>{t.holds}</h2>
-      {d.holds.length === 0 ? (
-        <p class="note">{t.noHolds}</p>
-      ) : (
-        <table class="stack">
-          <thead>
-            <tr>
-              <th>{t.waitsSince}</th>
-              <th>{v.t.order.type}</th>
-              <th>{v.t.payouts.why}</th>
-              <th>{t.decision}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {d.holds.map((h) => (
-              <tr data-hold={h.kind} data-resolution={h.resolution ?? 'open'}>
-                <Td label={t.waitsSince}>
-                  <Time ms={h.since} />
-                </Td>
-                <Td label={v.t.order.type}>
-                  <Badge s={h.resolvedAt === null ? 'warn' : 'ok'} label={v.t.holds.kinds[h.kind]} />
-                </Td>
-                <Td label={v.t.payouts.why}>{h.reason}</Td>
-                <Td label={t.decision}>
-                  {h.resolvedAt === null ? (
-                    t.waitingDecision
-                  ) : (
-                    <>
-                      {stateWords(v, 'decided', h.resolution ?? '?')} <Time ms={h.resolvedAt} />
-                      {h.note ? <span class="sub">{h.note}</span> : null}
-                    </>
-                  )}
-                </Td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {open ? (
-        <PayoutDecisions
-          v={v}
-          id={d.order.id}
-          orderId={d.order.orderId}
-          hold={open.kind}
-          back={`${v.base}/orders/${d.order.id}`}
-        />
-      ) : null}
-    </section>
-  );
-}
-
-/** What the order moved on its merchant's ledger, oldest first. */
-function Ledger({ v, d }: { v: View; d: OrderDetail }) {
-  const t = v.t.order;
-  const l = v.t.ledger;
-  return (
-    <section class="card" id="ledger">
-      <h2>{t.ledger}</h2>
-      <p class="note">
-        {t.ledgerHelp}{' '}
-        <a href={`${v.base}/money/merchants/${d.order.merchantId}`}>{v.t.money.openLedger} →</a>
-      </p>
-      {d.ledger.length === 0 ? (
-        <p class="note">{t.noLedger}</p>
-      ) : (
-        <table class="stack">
-          <thead>
-            <tr>
-              <th>{l.time}</th>
-              <th>{l.kind}</th>
-              <th class="num">{l.available}</th>
-              <th class="num">{l.frozen}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {d.ledger.map((e) => (
-              <tr data-kind={e.kind}>
-                <Td label={l.time}>
-                  <Time ms={Date.parse(e.createdAt)} />
-                </Td>
-                <Td label={l.kind}>
-                  {(v.t.ledgerKinds as Record<string, string>)[e.kind] ?? e.kind}
-                  {e.reason ? <span class="sub">{e.reason}</span> : null}
-                </Td>
-                <Td label={l.available} num>
-                  {e.available} {e.symbol}
-                </Td>
-                <Td label={l.frozen} num>
-                  {e.frozen} {e.symbol}
-                </Td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </section>
   );
 }
 
@@ -375,8 +261,8 @@ export function orderRoutes(ctx: AdminContext) {
                 )}
               </section>
             )}
-            {o.type === 'PAYOUT' ? <Holds v={v} d={d} /> : null}
-            <Ledger v={v} d={d} />
+            {o.type === 'PAYOUT' ? <OrderHolds v={v} d={d} /> : null}
+            <OrderLedger v={v} d={d} />
             <section class="card" id="webhooks">
               <h2>{t.webhooks}</h2>
               <Webhooks v={v} d={d} />

@@ -10,7 +10,7 @@ import { body, type Harness, makeHarness } from '../../../test/helpers/harness.t
 import { listBalances } from '../../db/repositories/ledger.ts';
 import { findOrderByMerchantOrderId } from '../../db/repositories/orders.ts';
 import { attemptsOfOrder } from '../../db/repositories/payouts.ts';
-import { listWebhookEvents } from '../../db/repositories/webhook-events.ts';
+import { listWebhookEvents } from '../../db/repositories/webhook-log.ts';
 import type { Order } from '../../domain/order.ts';
 import type { MerchantCreated } from '../../services/manage-merchants.ts';
 import { listOperatorPayouts } from '../../services/manage-payouts.ts';
@@ -59,13 +59,13 @@ beforeAll(async () => {
     });
     expect((await body(res)).code).toBe(200);
   }
-  await holdAsStuck(h.rt.db, order('stuck-1'), {
+  await holdAsStuck(h.db, order('stuck-1'), {
     txHash: STUCK_TX,
     slot: 'ref block 1a2b/3c4d5e6f7a8b9c0d, expires 2026-11-25T12:01:00.000Z',
     reason: STUCK_WHY,
     now: h.clock.now(),
   });
-  await holdAsStuck(h.rt.db, order('stuck-2'), {
+  await holdAsStuck(h.db, order('stuck-2'), {
     txHash: 'cd'.repeat(32),
     slot: 'ref block 9999/0000000000000000, expires 2026-11-25T12:01:00.000Z',
     reason: STUCK_WHY,
@@ -75,7 +75,7 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 function order(orderId: string): Order {
-  const o = findOrderByMerchantOrderId(h.rt.db, m.merchantId, orderId);
+  const o = findOrderByMerchantOrderId(h.db, m.merchantId, orderId);
   if (!o) throw new Error(`no payout ${orderId}`);
   return o;
 }
@@ -93,7 +93,7 @@ async function decide(
 }
 
 const frozen = async () =>
-  (await listBalances(h.rt.db, { merchantId: m.merchantId, chain: 'TRON', symbol: 'USDT' }))[0];
+  (await listBalances(h.db, { merchantId: m.merchantId, chain: 'TRON', symbol: 'USDT' }))[0];
 
 describe('the payouts page', () => {
   it('is announced on the overview: how many payouts wait for the operator, as an alert', async () => {
@@ -171,7 +171,7 @@ describe('the payouts page', () => {
     const after = await frozen();
     expect(after?.available).toBe((before?.available ?? 0n) + 120_000_000n);
     expect(after?.frozen).toBe((before?.frozen ?? 0n) - 120_000_000n);
-    const events = listWebhookEvents(h.rt.db, { order: order('big-2').id, limit: 10 });
+    const events = listWebhookEvents(h.db, { order: order('big-2').id, limit: 10 });
     expect(events.map((e) => e.notifyType)).toContain('ORDER_FAILED');
     expect(logs.lines).toContainEqual(
       expect.objectContaining({
@@ -250,7 +250,7 @@ describe('the payouts page', () => {
     const res = await decide(admin, 'stuck-1', 'retry', { confirm: 'yes' });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/admin/payouts?done=retried');
-    expect(attemptsOfOrder(h.rt.db, order('stuck-1').id).map((a) => a.status)).toEqual(['dropped']);
+    expect(attemptsOfOrder(h.db, order('stuck-1').id).map((a) => a.status)).toEqual(['dropped']);
     expect(order('stuck-1').status).toBe('PENDING');
     const page = (await admin.page('/admin/payouts')).html;
     expect(rowsOf(sectionOf(page, 'held'))).toEqual([order('stuck-2').id]);

@@ -3,7 +3,7 @@ import { AppError } from '../../domain/errors.ts';
 import { decidePayout, PAYOUT_DECISIONS, type PayoutDecision } from '../../services/decide-payout.ts';
 import { listOpenPayouts, OPEN_PAYOUTS_LIMIT, type OpenPayout } from '../../services/list-open-payouts.ts';
 import { pausePayouts, resumePayouts } from '../../services/payout-pause.ts';
-import { type ChainSigning, payoutSigning } from '../../services/payout-signing.ts';
+import { payoutSigning } from '../../services/payout-signing.ts';
 import {
   type AdminContext,
   type AdminEnv,
@@ -15,7 +15,8 @@ import {
 } from '../context.ts';
 import { Layout, toHtml } from '../layout.tsx';
 import { PayoutDecisions, REASON_MAX } from '../payout-decisions.tsx';
-import { ActionButton, Badge, Done, Hash, Td, Time } from '../ui.tsx';
+import { Signing } from '../payout-signing.tsx';
+import { Badge, Done, Hash, Td, Time } from '../ui.tsx';
 import { fill, type View } from '../view.ts';
 
 const DONE: Record<PayoutDecision, string> = {
@@ -24,59 +25,6 @@ const DONE: Record<PayoutDecision, string> = {
   retry: 'retried',
   fail: 'failed',
 };
-
-/** The signing switch of every enabled chain, with pause / resume for admins. */
-function Signing({ v, chains }: { v: View; chains: ChainSigning[] }) {
-  const t = v.t.payouts;
-  const admin = v.session?.role === 'admin';
-  return (
-    <section class="card" id="signing">
-      <h2>{t.signing}</h2>
-      <p class="note">{t.signingHelp}</p>
-      {chains.length === 0 ? (
-        <p>{t.noChains}</p>
-      ) : (
-        <table class="stack">
-          <thead>
-            <tr>
-              <th>{v.t.orders.chain}</th>
-              <th>{v.t.orders.status}</th>
-              {admin ? <th>{v.t.merchants.actions}</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {chains.map((s) => (
-              <tr data-chain={s.chain} data-paused={s.paused ? 'yes' : 'no'}>
-                <Td label={v.t.orders.chain}>
-                  <strong>{s.chain}</strong>
-                </Td>
-                <Td label={v.t.orders.status}>
-                  <Badge s={s.paused ? 'warn' : 'ok'} label={s.paused ? t.signingPaused : t.signingRuns} />
-                </Td>
-                {admin ? (
-                  <Td label={v.t.merchants.actions}>
-                    <ActionButton
-                      v={v}
-                      action={`${v.base}/payouts/${s.paused ? 'resume' : 'pause'}`}
-                      label={s.paused ? t.resume : t.pause}
-                      fields={{ chain: s.chain }}
-                    />
-                  </Td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {admin && chains.length > 1 ? (
-        <div class="actions">
-          <ActionButton v={v} action={`${v.base}/payouts/pause`} label={t.pauseAll} />
-          <ActionButton v={v} action={`${v.base}/payouts/resume`} label={t.resumeAll} />
-        </div>
-      ) : null}
-    </section>
-  );
-}
 
 /** Who, what and where: the cells every payout table starts with. */
 function PayoutCells({ v, p }: { v: View; p: OpenPayout }) {

@@ -1,13 +1,14 @@
 import { backoffDelay, sleep } from '../../lib/backoff.ts';
 import { type Logger, redactUrl } from '../../lib/logger.ts';
+import { ChainError } from '../errors.ts';
 
-/** An error worth retrying on the same or the next endpoint: timeouts, refused connections, 429, 5xx. */
-export class TransientRpcError extends Error {
-  constructor(
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message);
+/**
+ * An error worth retrying on the same or the next endpoint: timeouts, refused connections, 429, 5xx.
+ * A ChainError `rpc_unavailable` once every attempt failed.
+ */
+export class TransientRpcError extends ChainError {
+  constructor(message: string, status?: number) {
+    super('rpc_unavailable', message, { status });
     this.name = 'TransientRpcError';
   }
 }
@@ -53,7 +54,7 @@ export class RpcEndpoints {
     private readonly logger: Logger,
     options: EndpointOptions = {},
   ) {
-    if (urls.length === 0) throw new Error('An RPC needs at least one URL.');
+    if (urls.length === 0) throw new ChainError('bad_request', 'An RPC needs at least one URL.');
     this.stats = urls.map((u) => ({ url: redactUrl(u), requests: 0, errors: 0 }));
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.maxAttempts = options.maxAttempts ?? Math.max(3, urls.length * 2);

@@ -1,7 +1,7 @@
 import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { describe, expect, it } from 'vitest';
 import { RetryAfter, TransientRpcError } from '../rpc/endpoints.ts';
-import { EXECUTION_ERROR_KIND } from './adapter.ts';
+import { EXECUTION_ERROR_KIND } from './execution.ts';
 import { classify, isNotFound } from './grpc.ts';
 
 const rpcError = (code: string, message = code) => Object.assign(new Error(message), { code });

@@ -11,6 +11,7 @@
 import { bcs } from '@mysten/sui/bcs';
 import { Inputs, Transaction, TransactionDataBuilder } from '@mysten/sui/transactions';
 import { fromBase64, normalizeSuiAddress, toBase64 } from '@mysten/sui/utils';
+import { ChainError } from '../errors.ts';
 
 /** An owned object reference. */
 export interface ObjectRef {
@@ -75,7 +76,7 @@ export async function buildPayoutTransaction(input: PayoutTransactionInput): Pro
     const [first, ...rest] = input.tokenCoins.map(({ objectId, version, digest }) =>
       tx.object(Inputs.ObjectRef({ objectId, version, digest })),
     );
-    if (!first) throw new Error('a token payout needs at least one coin');
+    if (!first) throw new ChainError('bad_request', 'a token payout needs at least one coin');
     if (rest.length > 0) tx.mergeCoins(first, rest);
     const total = input.tokenCoins.reduce((s, c) => s + c.balance, 0n);
     if (total === input.amount) {
@@ -126,6 +127,6 @@ export function encodeRaw(signed: SignedTransaction): string {
 export function decodeRaw(raw: string): SignedTransaction {
   const parsed = JSON.parse(raw) as { tx?: unknown; signature?: unknown };
   if (typeof parsed.tx !== 'string' || typeof parsed.signature !== 'string')
-    throw new Error('not a signed SUI transaction');
+    throw new ChainError('bad_request', 'not a signed SUI transaction');
   return { bytes: fromBase64(parsed.tx), signature: parsed.signature };
 }

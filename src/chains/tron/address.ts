@@ -1,4 +1,5 @@
 import { TronWeb } from 'tronweb';
+import { ChainError } from '../errors.ts';
 
 /**
  * TRON address spellings (chains.md A.2): base58check `T…` (what Kassa stores and users see),
@@ -14,7 +15,7 @@ export function toHex41(address: string): string {
   const lower = address.toLowerCase();
   if (HEX41.test(lower)) return lower;
   if (HEX20.test(address)) return `41${lower.replace(/^0x/, '')}`;
-  if (!TronWeb.isAddress(address)) throw new Error(`not a TRON address: ${address}`);
+  if (!TronWeb.isAddress(address)) throw new ChainError('bad_request', `not a TRON address: ${address}`);
   return TronWeb.address.toHex(address).toLowerCase();
 }
 
@@ -44,6 +45,6 @@ export function addressWord(address: string): string {
 /** The base58 address of a secp256k1 private key. */
 export function addressOfKey(privateKey: Buffer): string {
   const address = TronWeb.address.fromPrivateKey(privateKey.toString('hex'));
-  if (!address) throw new Error('not a secp256k1 private key');
+  if (!address) throw new ChainError('wrong_key', 'not a secp256k1 private key');
   return address;
 }

@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { ChainError } from '../errors.ts';
 import { type RpcEndpoints, TransientRpcError, throwIfTransientStatus } from '../rpc/endpoints.ts';
 
 /**
@@ -9,13 +10,14 @@ import { type RpcEndpoints, TransientRpcError, throwIfTransientStatus } from '..
  * in-band `Error` is raised as a TronNodeError for the caller to judge.
  */
 
-/** A java-tron answer that is an error but not a transient one (bad request, API disabled, lite node). */
-export class TronNodeError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
+/**
+ * A java-tron answer that is an error but not a transient one (bad request, API disabled, lite
+ * node): a ChainError `node_error` with the HTTP status (404: the node has no such API).
+ */
+export class TronNodeError extends ChainError {
+  declare readonly status: number;
+  constructor(message: string, status: number) {
+    super('node_error', message, { status });
     this.name = 'TronNodeError';
   }
 }

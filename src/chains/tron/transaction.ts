@@ -1,4 +1,5 @@
 import { utils } from 'tronweb';
+import { ChainError } from '../errors.ts';
 
 /**
  * TRON transactions built and signed locally (chains.md A.3): the node only supplies the reference
@@ -63,7 +64,8 @@ export function encodeRawData(rawData: Record<string, unknown>): { rawDataHex: s
 
 /** An unsigned transaction for `call` (fee_limit in sun, only for contract calls). */
 export function buildTransaction(call: PayoutContract, timing: TxTiming, feeLimit: bigint): TronTx {
-  if (!/^[0-9a-f]{64}$/.test(timing.refBlockId)) throw new Error('bad reference block id');
+  if (!/^[0-9a-f]{64}$/.test(timing.refBlockId))
+    throw new ChainError('bad_request', 'bad reference block id');
   const rawData: Record<string, unknown> = {
     contract: [contractJson(call)],
     ref_block_bytes: timing.refBlockId.slice(12, 16),
@@ -79,7 +81,8 @@ export function buildTransaction(call: PayoutContract, timing: TxTiming, feeLimi
 /** Signs a transaction with a 32-byte secp256k1 key, after checking its txID really is sha256(raw_data). */
 export function signTransaction(tx: TronTx, privateKey: Buffer): TronTx {
   const { rawDataHex, txID } = encodeRawData(tx.raw_data);
-  if (txID !== tx.txID || rawDataHex !== tx.raw_data_hex) throw new Error('txID does not match raw_data');
+  if (txID !== tx.txID || rawDataHex !== tx.raw_data_hex)
+    throw new ChainError('bad_request', 'txID does not match raw_data');
   const signature = utils.crypto.ECKeySign(Buffer.from(txID, 'hex'), privateKey);
   return { ...tx, signature: [signature.toLowerCase()] };
 }

@@ -1,3 +1,4 @@
+import { ChainError } from '../errors.ts';
 import type { BlockRef, ObservedTransfer } from '../port.ts';
 import { toBase58, wordToHex20 } from './address.ts';
 import type { NodeJson } from './http.ts';
@@ -28,7 +29,7 @@ export function int64(value: unknown): bigint {
   if (value === undefined || value === null) return 0n;
   if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
   if (typeof value === 'string' && /^-?\d+$/.test(value)) return BigInt(value);
-  throw new Error(`not an int64: ${String(value)}`);
+  throw new ChainError('node_error', `not an int64: ${String(value)}`);
 }
 
 /** A height or a time in ms as a number. */
@@ -49,7 +50,8 @@ export function header(block: NodeJson): {
   timestampMs: number;
 } {
   const raw = block?.block_header?.raw_data;
-  if (typeof block?.blockID !== 'string' || raw === undefined) throw new Error('the node answered no block');
+  if (typeof block?.blockID !== 'string' || raw === undefined)
+    throw new ChainError('node_error', 'the node answered no block');
   return {
     number: num(raw.number),
     id: String(block.blockID).toLowerCase(),
@@ -90,7 +92,11 @@ export function assertInfosMatch(block: NodeJson, infos: NodeJson): void {
         num(info.blockNumber) === h.number &&
         num(info.blockTimeStamp) === h.timestampMs,
     );
-  if (!same) throw new Error(`block ${h.number} changed while it was read (a fork); it will be read again`);
+  if (!same)
+    throw new ChainError(
+      'chain_moved',
+      `block ${h.number} changed while it was read (a fork); it will be read again`,
+    );
 }
 
 /** Whether a TransactionInfo says the transaction failed: `result: "FAILED"` or a receipt result other than SUCCESS. */

@@ -36,7 +36,7 @@ export function admitXpayPost(
   limit: RateLimitName,
 ): Promise<{ merchant: Merchant; data: Record<string, unknown> | null }> {
   return underFailedAuthLimit(c, ctx, async () => {
-    const merchant = xpayMerchantOf(ctx.directory, c.req.header('x-api-token'));
+    const merchant = await xpayMerchantOf(ctx.directory, c.req.header('x-api-token'));
     const { maxBodyBytes, maxJsonDepth } = ctx.deps.config.auth;
     const text = await readBodyText(c, maxBodyBytes);
     if (jsonDepthExceeds(text, maxJsonDepth)) throw validationError(MESSAGES.bodyTooDeep);
@@ -92,7 +92,7 @@ export function admitXpayQuery(
   sign: 'always' | 'when-any-param' | 'when-signed',
 ): Promise<{ merchant: Merchant; query: Record<string, string | undefined> }> {
   return underFailedAuthLimit(c, ctx, async () => {
-    const merchant = xpayMerchantOf(ctx.directory, c.req.header('x-api-token'));
+    const merchant = await xpayMerchantOf(ctx.directory, c.req.header('x-api-token'));
     const params = queryParams(c);
     const signed =
       sign === 'always' ||

@@ -1,54 +1,21 @@
-import { z } from 'zod';
 import { MESSAGES } from '../../domain/errors.ts';
 import { createCollectionData, createPayoutData, getBalanceData } from '../../services/request-schemas.ts';
 import { ERROR_TABLE } from '../errors.ts';
+import type { Operation, Parameter } from './operation.ts';
+import { operationalEndpoints } from './operational-endpoints.ts';
 import {
   checkoutState,
   collectionCreated,
-  health,
   merchantBalance,
   notifyOrder,
   orderStatusOnly,
   payinOrder,
   payoutCreated,
-  readiness,
   supportSymbol,
-  xpayMerchantAssets,
-  xpayReply,
 } from './resources.ts';
+import { xpayOnlyOperations } from './xpay-operations.ts';
 
-/**
- * Who may call an operation: a signed envelope, a sign over the orderId, anyone, the metrics token,
- * or a merchant in XPay mode (`X-API-TOKEN` and XPay's signed query, docs/xpay-migration.md).
- */
-export type Access = 'envelope' | 'orderSign' | 'public' | 'metricsToken' | 'xpayToken';
-
-export interface Parameter {
-  name: string;
-  in: 'path' | 'query';
-  required: boolean;
-  description: string;
-}
-
-/** One endpoint of the public listener, as the OpenAPI document and the reference page show it. */
-export interface Operation {
-  method: 'get' | 'post';
-  path: string;
-  operationId: string;
-  tag: 'Orders' | 'Merchant' | 'Symbols' | 'Checkout' | 'Operations' | 'XPay compatibility';
-  summary: string;
-  description: string;
-  access: Access;
-  /** The `data` of a signed POST. */
-  data?: z.ZodType;
-  /** An example of `data`, for the reference page. */
-  example?: Record<string, unknown>;
-  parameters?: Parameter[];
-  /** The success answer: a schema inside R<T> (envelope), a bare JSON schema, or another media type. */
-  answer: { schema: z.ZodType; envelope: boolean } | { mediaType: string; description: string };
-  /** Refusals: status → the exact messages. */
-  refusals: Record<number, string[]>;
-}
+export type { Access, Operation, Parameter } from './operation.ts';
 
 const typeMessages = (...fields: string[]) => fields.map((f) => `The ${f} must be a string.`);
 const orderIdParam: Parameter = {
@@ -273,133 +240,8 @@ export function publicOperations(options: { metrics: boolean }): Operation[] {
       answer: { schema: checkoutState, envelope: true },
       refusals: queryRefusals(true),
     },
-    {
-      method: 'get',
-      path: '/healthz',
-      operationId: 'health',
-      tag: 'Operations',
-      summary: 'Liveness',
-      description: 'Answers while the process serves HTTP; touches nothing else.',
-      access: 'public',
-      answer: { schema: health, envelope: false },
-      refusals: {},
-    },
-    {
-      method: 'get',
-      path: '/readyz',
-      operationId: 'readiness',
-      tag: 'Operations',
-      summary: 'Readiness',
-      description:
-        '200 when the database takes a write and every enabled chain’s scanner is within its lag budget, 503 `{"status":"not_ready"}` otherwise. The detail is on the admin listener.',
-      access: 'public',
-      answer: { schema: readiness, envelope: false },
-      refusals: {},
-    },
-    {
-      method: 'get',
-      path: '/openapi.json',
-      operationId: 'openApi',
-      tag: 'Operations',
-      summary: 'This document',
-      description: 'The OpenAPI 3.1 description of the public listener.',
-      access: 'public',
-      answer: { mediaType: 'application/json', description: 'The OpenAPI document.' },
-      refusals: {},
-    },
-    {
-      method: 'get',
-      path: '/docs',
-      operationId: 'reference',
-      tag: 'Operations',
-      summary: 'The API reference page',
-      description: 'This document as an HTML page, with signing explained and an example per endpoint.',
-      access: 'public',
-      answer: { mediaType: 'text/html', description: 'The reference page.' },
-      refusals: {},
-    },
+    ...xpayOnlyOperations(),
+    ...operationalEndpoints(options),
   ];
-  ops.push(...xpayOnlyOperations());
-  if (options.metrics) {
-    ops.push({
-      method: 'get',
-      path: '/metrics',
-      operationId: 'metrics',
-      tag: 'Operations',
-      summary: 'Prometheus metrics',
-      description:
-        'Present on the public listener only because KASSA_METRICS_TOKEN is set; the admin listener serves it without a token.',
-      access: 'metricsToken',
-      answer: { mediaType: 'text/plain', description: 'Prometheus text format 0.0.4.' },
-      refusals: { 401: ['Unauthorized'] },
-    });
-  }
   return ops;
-}
-
-/** The query parameters every XPay-style signed GET carries. */
-const XPAY_SIGNED_QUERY: Parameter[] = [
-  { name: 'timestamp', in: 'query', required: true, description: 'Unix seconds; within ±300 s.' },
-  { name: 'nonce', in: 'query', required: true, description: 'Accepted once per merchant.' },
-  {
-    name: 'sign',
-    in: 'query',
-    required: true,
-    description:
-      'Lowercase hex HMAC-SHA256, keyed by the merchant’s webhook secret, of the other parameters as `k=v` sorted by name and joined by `&` (XPay’s rule, as its Java SDK signs).',
-  },
-];
-
-/**
- * The GETs only XPay has, answered to merchants in XPay mode (the XPay-style forms of the other
- * endpoints share their paths with the interface's and are told apart by `X-API-TOKEN`, which
- * OpenAPI cannot express as a second operation: see docs/xpay-migration.md).
- */
-function xpayOnlyOperations(): Operation[] {
-  const refusedXpayWay =
-    ' Answered XPay’s way: HTTP 200 whatever happens, `code` 200 on success and 500 on a refusal (a missing or unknown `X-API-TOKEN`, a bad signature, a replayed nonce, …) with XPay’s text in `msg`.';
-  return [
-    {
-      method: 'get',
-      path: '/v1/merchant/getBalance',
-      operationId: 'xpayGetBalance',
-      tag: 'XPay compatibility',
-      summary: 'A balance, XPay’s way',
-      description:
-        'XPay’s MerchantAssetsVo: the merchant’s balance of one symbol over every chain, from its ledger. Only for merchants in XPay mode; the interface’s form is the POST.' +
-        refusedXpayWay,
-      access: 'xpayToken',
-      parameters: [
-        { name: 'symbol', in: 'query', required: true, description: 'The symbol (any case).' },
-        {
-          name: 'chain',
-          in: 'query',
-          required: false,
-          description: 'Only this chain (a Kassa addition).',
-        },
-        ...XPAY_SIGNED_QUERY,
-      ],
-      answer: { schema: xpayReply(xpayMerchantAssets), envelope: false },
-      refusals: {},
-    },
-    {
-      method: 'get',
-      path: '/v1/merchant/getCryptoAddress',
-      operationId: 'xpayGetCryptoAddress',
-      tag: 'XPay compatibility',
-      summary: 'A permanent address per user, XPay’s way: not offered',
-      description:
-        'Kassa gives every order its own deposit address and has no permanent per-user address, so once the request is authenticated the answer is XPay’s own refusal for such merchants, `Address acquisition is not supported.`' +
-        refusedXpayWay,
-      access: 'xpayToken',
-      parameters: [
-        { name: 'chain', in: 'query', required: false, description: 'As XPay’s SDKs send it.' },
-        { name: 'symbol', in: 'query', required: false, description: 'As XPay’s SDKs send it.' },
-        { name: 'uid', in: 'query', required: false, description: 'As XPay’s SDKs send it.' },
-        ...XPAY_SIGNED_QUERY,
-      ],
-      answer: { schema: xpayReply(z.null()), envelope: false },
-      refusals: {},
-    },
-  ];
 }

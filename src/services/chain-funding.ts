@@ -1,7 +1,7 @@
+import type { ChainAdapter } from '../chains/port.ts';
 import type { Chain } from '../domain/chains.ts';
 import { AppError } from '../domain/errors.ts';
-import type { PayoutFunding, TokenRef } from '../services/payout-funding.ts';
-import type { ChainAdapter } from './port.ts';
+import type { PayoutFunding, TokenRef } from './payout-funding.ts';
 
 /**
  * Reads what createPayout's hot-wallet check needs from the chain: the wallet's balance of the

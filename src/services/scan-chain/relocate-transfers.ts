@@ -1,7 +1,7 @@
-import type { ChainAdapter, ObservedTransfer, TokenSpec } from '../chains/port.ts';
-import type { StoredTransfer } from '../db/repositories/chain-scan.ts';
-import { mapLimit } from '../lib/map-limit.ts';
-import type { TokenRef } from './payout-funding.ts';
+import type { ChainAdapter, ObservedTransfer, TokenSpec } from '../../chains/port.ts';
+import type { StoredTransfer } from '../../db/store.ts';
+import { mapLimit } from '../../lib/map-limit.ts';
+import type { TokenRef } from '../payout-funding.ts';
 
 /**
  * Sorts stored transfers by what the node shows at their height: `vanished` when it shows another

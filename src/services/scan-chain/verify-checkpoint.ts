@@ -1,13 +1,8 @@
-import type { ChainAdapter, ChainHeads } from '../chains/port.ts';
-import {
-  type BlockHash,
-  type Cursor,
-  pendingTransfers,
-  recordScan,
-  unfinalBlocks,
-} from '../db/repositories/chain-scan.ts';
-import type { Deps } from './deps.ts';
-import type { TokenRef } from './payout-funding.ts';
+import type { ChainAdapter, ChainHeads } from '../../chains/port.ts';
+import type { BlockHash, Cursor } from '../../db/store.ts';
+import type { Deps } from '../deps.ts';
+import type { TokenRef } from '../payout-funding.ts';
+import { logMoves } from './log-moves.ts';
 import { planTransferWrites } from './plan-transfer-writes.ts';
 import { relocateTransfers, vanishedTransfers } from './relocate-transfers.ts';
 
@@ -74,7 +69,7 @@ async function showsReplacedBlock(
   heads: ChainHeads,
   cursor: Cursor,
 ): Promise<boolean> {
-  const probe = unfinalBlocks(deps.db, adapter.chain)
+  const probe = (await deps.db.unfinalBlocks(adapter.chain))
     .filter((b) => b.height <= heads.head && b.height <= cursor.height)
     .at(-1);
   if (!probe) return false;
@@ -109,7 +104,7 @@ async function rewind(
   cursor: Cursor,
 ): Promise<{ cursor: Cursor; reorg: ReorgFound }> {
   const chain = adapter.chain;
-  const recorded = unfinalBlocks(deps.db, chain).filter(
+  const recorded = (await deps.db.unfinalBlocks(chain)).filter(
     (b) => b.height < cursor.height && b.height <= heads.head,
   );
   const match = await highestStillThere(adapter, recorded);
@@ -133,9 +128,9 @@ async function rewind(
     );
   }
 
-  const { vanished } = await vanishedTransfers(adapter, pendingTransfers(deps.db, chain), heads.head);
+  const { vanished } = await vanishedTransfers(adapter, await deps.db.pendingTransfers(chain), heads.head);
   const relocated = vanished.length > 0 ? await relocateTransfers(adapter, tokens, vanished) : [];
-  const plan = planTransferWrites(deps, chain, tokens, heads, {
+  const plan = await planTransferWrites(deps, chain, tokens, heads, {
     observed: relocated,
     changes: vanished.map((transfer) => ({ transfer, status: 'orphaned' as const })),
   });
@@ -146,7 +141,7 @@ async function rewind(
     heightTime: block?.timestamp ?? 0,
     finalHeight: cursor.finalHeight,
   };
-  recordScan(deps.db, {
+  await deps.db.recordScan({
     chain,
     transfers: plan.writes,
     statusChanges: plan.statusChanges,
@@ -171,13 +166,9 @@ async function rewind(
     },
     'chain reorganisation: the checkpoint left the chain; rescanning from the fork',
   );
-  for (const t of plan.transitions) {
-    if (t.patch.status !== t.order.status) {
-      deps.logger.warn(
-        { chain, orderId: t.order.orderId, from: t.order.status, to: t.patch.status },
-        'collection moved by a reorganisation',
-      );
-    }
-  }
+  logMoves(deps.logger, chain, plan.transitions, {
+    level: 'warn',
+    message: 'collection moved by a reorganisation',
+  });
   return { cursor: next, reorg };
 }
