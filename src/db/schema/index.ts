@@ -15,3 +15,8 @@ export { settings } from './settings.ts';
 export { tokens } from './tokens.ts';
 export { webhookAttempts } from './webhook-attempts.ts';
 export { webhookEvents } from './webhook-events.ts';
+export { operatorCosts } from './operator-costs.ts';
+export { reconciliations, txFees, walletFloats } from './reconciliations.ts';
+export { sweepTxs } from './sweep-txs.ts';
+export { sweeps } from './sweeps.ts';
+export { walletLeases } from './wallet-leases.ts';
