@@ -50,9 +50,7 @@ export const sweeps = sqliteTable(
     finalAt: integer('final_at'),
   },
   (t) => [
-    uniqueIndex('sweeps_open')
-      .on(t.chain, t.address, t.symbol)
-      .where(sql`status NOT IN ('final', 'failed')`),
+    uniqueIndex('sweeps_open').on(t.chain, t.address, t.symbol).where(sql`status NOT IN ('final', 'failed')`),
     index('sweeps_status').on(t.chain, t.status),
     index('sweeps_address').on(t.chain, t.address),
     index('sweeps_created').on(t.createdAt),
