@@ -20,7 +20,7 @@ export const SUN = 1_000_000n;
 
 /** The genesis of a test world: USDT (6 decimals, returns false), the hot wallet and the customer funded. */
 export function tronGenesis(
-  options: { hotTrx?: bigint; hotUsdt?: bigint; hotStakedEnergy?: number } = {},
+  options: { hotTrx?: bigint; hotUsdt?: bigint; hotStakedEnergy?: number; hotFrozenEnergySun?: bigint } = {},
 ): Genesis {
   return {
     tokens: [{ symbol: 'USDT', name: 'Tether USD', decimals: 6, returnsFalse: true, address: USDT }],
@@ -30,6 +30,7 @@ export function tronGenesis(
         trx: options.hotTrx ?? 1_000n * SUN,
         tokens: { USDT: options.hotUsdt ?? 1_000_000n * SUN },
         ...(options.hotStakedEnergy ? { stakedEnergy: options.hotStakedEnergy } : {}),
+        ...(options.hotFrozenEnergySun ? { frozenEnergySun: options.hotFrozenEnergySun } : {}),
       },
       { address: CUSTOMER, trx: 100_000n * SUN, tokens: { USDT: 10_000_000n * SUN } },
     ],
