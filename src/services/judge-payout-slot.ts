@@ -6,10 +6,11 @@ import {
   recordedSpends,
   recordPayoutProgress,
 } from '../db/repositories/payouts.ts';
+import { sweepSpendsFrom } from '../db/repositories/sweeps.ts';
 import type { Order } from '../domain/order.ts';
 import type { Deps } from './deps.ts';
 
-const spend = (a: PayoutAttempt): RecordedSpend => ({
+const spend = (a: Pick<PayoutAttempt, 'txHash' | 'rawTx' | 'nonce' | 'validUntil'>): RecordedSpend => ({
   txHash: a.txHash,
   raw: a.rawTx,
   nonce: a.nonce,
@@ -39,10 +40,16 @@ export async function judgePayoutSlot(
     exceptOrder: order.id,
     nonce: first.nonce,
   });
+  // sweep top-ups and energy loans are signed from the same hot wallet: they are ours too
+  const sweepTxs = await sweepSpendsFrom(deps.db, {
+    chain: adapter.chain,
+    from: first.fromAddress,
+    nonce: first.nonce,
+  });
   const verdict = await adapter.judgeSlot({
     from: first.fromAddress,
     attempts: attempts.map(spend),
-    recorded: recorded.map(spend),
+    recorded: [...recorded.map(spend), ...sweepTxs.map(spend)],
   });
   const now = deps.clock.now();
   switch (verdict.state) {

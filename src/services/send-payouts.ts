@@ -3,7 +3,6 @@ import type { ChainAdapter, SignedPayout } from '../chains/port.ts';
 import { findOrderById } from '../db/repositories/orders.ts';
 import {
   commitSignedPayout,
-  highestNonce,
   holdsOf,
   liveAttempts,
   type NewAttempt,
@@ -11,6 +10,7 @@ import {
   payoutsToSend,
   recordPayoutProgress,
 } from '../db/repositories/payouts.ts';
+import { highestRecordedNonce } from '../db/repositories/sweeps.ts';
 import type { Order, OrderTransaction } from '../domain/order.ts';
 import { transition } from '../domain/order-state.ts';
 import { newId } from '../lib/ids.ts';
@@ -65,7 +65,7 @@ export async function sendPayouts(
     if (adapter.nextNonce)
       nonce = Math.max(
         await adapter.nextNonce(hot.address),
-        (await highestNonce(deps.db, chain, hot.address)) + 1,
+        (await highestRecordedNonce(deps.db, chain, hot.address)) + 1, // sweep top-ups use the wallet's nonces too
       );
     let signed: SignedPayout;
     try {

@@ -1,4 +1,5 @@
 import { TronWeb } from 'tronweb';
+import { deepMerge } from '../../src/config/load.ts';
 import { type FakeTronNode, type Genesis, startFakeTronNode } from '../../src/devnet/tron/index.ts';
 import { CHAINS } from '../../src/domain/chains.ts';
 import { createKeyRing } from '../../src/keys/key-ring.ts';
@@ -127,13 +128,13 @@ export async function tronWorld(
     genesis: options.genesis ?? tronGenesis(),
   });
   const h = await makeHarness(
-    {
-      ...tronChainConfig(options.rpc ? options.rpc(node.url) : [node.url], {
+    deepMerge(
+      tronChainConfig(options.rpc ? options.rpc(node.url) : [node.url], {
         confirmations: options.confirmations,
         maxLogRange: options.maxLogRange,
       }),
-      ...(options.overrides ?? {}),
-    },
+      options.overrides ?? {},
+    ) as Record<string, unknown>,
     { clockStart: node.state().headTimestamp, chains: true },
   );
   const adapter = () => {

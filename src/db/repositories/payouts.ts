@@ -242,16 +242,6 @@ export async function payoutsToSend(
   return rows.sort((a, b) => a.createdAt - b.createdAt);
 }
 
-/** The highest nonce this database ever signed from an address on a chain (dropped ones included), or -1. */
-export async function highestNonce(db: Db, chain: string, from: string): Promise<number> {
-  const row = db
-    .select({ n: sql<number | null>`max(${payoutAttempts.nonce})` })
-    .from(payoutAttempts)
-    .where(and(eq(payoutAttempts.chain, chain), eq(payoutAttempts.fromAddress, from)))
-    .get();
-  return row?.n ?? -1;
-}
-
 /**
  * Transactions Kassa recorded from a wallet for other payouts that may share a payout's spend slot:
  * on EVM those at the same nonce, elsewhere the most recent ones (the adapter checks which share
