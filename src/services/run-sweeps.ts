@@ -1,21 +1,12 @@
 import type { ChainAdapter, TokenSpec } from '../chains/port.ts';
-import {
-  acquireWalletLease,
-  insertSweep,
-  openSweeps,
-  recordSweepStep,
-  releaseWalletLease,
-  type Sweep,
-} from '../db/repositories/sweeps.ts';
+import { insertSweep, openSweeps, recordSweepStep, type Sweep } from '../db/repositories/sweeps.ts';
 import { newId } from '../lib/ids.ts';
 import { advanceSweep, type SweepRun } from './advance-sweep.ts';
 import { type Deps, requireKeys } from './deps.ts';
+import { withHotWallet } from './hot-wallet-lease.ts';
 import { planSweeps } from './plan-sweeps.ts';
 import { listTokens } from './resolve-token.ts';
 import { nativeDecimals, sweepSettings } from './sweep-settings.ts';
-
-/** How long a pass may hold the hot wallet without renewing (a crashed holder frees it this way). */
-export const WALLET_LEASE_MS = 120_000;
 
 const NATIVE_SYMBOL: Record<string, string> = {
   ETH: 'ETH',
@@ -50,17 +41,14 @@ export async function runSweeps(
   deps: Pick<Deps, 'db' | 'clock' | 'logger' | 'keys' | 'config'>,
   adapter: ChainAdapter,
   signal: AbortSignal,
-  options: { holder: string },
+  options: { holder: string; planNew?: boolean },
 ): Promise<SweepPassSummary> {
   const chain = adapter.chain;
   const summary: SweepPassSummary = { chain, started: 0, advanced: 0, final: 0, failed: 0, open: 0 };
   const settings = sweepSettings(deps.config, chain, deps.keys);
   if (!settings.active) return { ...summary, skipped: settings.off ?? 'off' };
-  const lease = { chain, holder: options.holder, ttlMs: WALLET_LEASE_MS };
-  if (!(await acquireWalletLease(deps.db, { ...lease, now: deps.clock.now() })))
-    return { ...summary, skipped: 'another process is signing from the hot wallet' };
   const log = deps.logger.child({ chain, job: 'sweeps' });
-  try {
+  const done = await withHotWallet(deps, { chain, holder: options.holder }, async (renew) => {
     const nativeToken = (await listTokens(deps)).find((t) => t.chain === chain && t.contract === null);
     const native: TokenSpec = nativeToken
       ? { symbol: nativeToken.symbol, contract: null, decimals: nativeToken.decimals }
@@ -80,7 +68,7 @@ export async function runSweeps(
       else summary.open++;
     };
     const advance = async (s: Sweep) => {
-      await acquireWalletLease(deps.db, { ...lease, now: deps.clock.now() });
+      await renew();
       try {
         const after = await advanceSweep(run, s);
         if (after.status !== s.status) summary.advanced++;
@@ -106,6 +94,7 @@ export async function runSweeps(
       }
     };
     const open = await openSweeps(deps.db, chain);
+    if (open.length === 0 && options.planNew === false) return summary;
     const now = deps.clock.now();
     for (const s of open) {
       if (signal.aborted) break;
@@ -115,7 +104,7 @@ export async function runSweeps(
       }
       await advance(s);
     }
-    if (signal.aborted) return summary;
+    if (signal.aborted || options.planNew === false) return summary;
     const room = settings.batchSize - open.length;
     if (room <= 0) return summary;
     const plan = await planSweeps(deps, adapter, settings);
@@ -145,7 +134,6 @@ export async function runSweeps(
       await advance(sweep);
     }
     return summary;
-  } finally {
-    await releaseWalletLease(deps.db, { chain, holder: options.holder });
-  }
+  });
+  return done ?? { ...summary, skipped: 'another process is signing from the hot wallet' };
 }
