@@ -8,6 +8,7 @@ import {
 import { heldPayoutCounts } from '../db/repositories/payouts.ts';
 import { type ChainProgress, chainProgress, type OpsDeps } from './chain-progress.ts';
 import { PrometheusText, type Sample } from './prometheus-text.ts';
+import { sweepMetrics } from './sweep-metrics.ts';
 
 /** Running attempt totals per database: attempt rows are only appended, so each scrape reads the new ones. */
 const attemptTotals = new WeakMap<object, { lastId: number; attempts: number; delivered: number }>();
@@ -70,6 +71,7 @@ export async function collectMetrics(deps: OpsDeps): Promise<string> {
       })),
     ),
   );
+  await sweepMetrics(deps, text);
   text.family(
     'kassa_payout_queue_oldest_seconds',
     'gauge',

@@ -155,6 +155,17 @@ describe('EVM sweeps on anvil', () => {
     // a second pass finds nothing more to do
     await pass();
     expect(await listSweeps(w.h.rt.db)).toHaveLength(3);
+
+    // /metrics: what was swept, what waits (the dust; the open order's address is not counted), the costs
+    const metrics = await (await w.h.admin.request('/metrics')).text();
+    expect(metrics).toContain('kassa_swept_amount_total{chain="ETH",symbol="USDT"} 10\n');
+    expect(metrics).toContain('kassa_swept_amount_total{chain="ETH",symbol="USDC"} 12.25\n');
+    expect(metrics).toContain('kassa_sweep_pending_amount{chain="ETH",symbol="USDC"} 0.5\n');
+    expect(metrics).not.toContain('kassa_sweep_pending_amount{chain="ETH",symbol="USDT"}');
+    expect(metrics).toContain('kassa_sweeps{chain="ETH",symbol="USDC",status="final"} 2\n');
+    expect(metrics).toMatch(
+      /kassa_operator_costs_total\{chain="ETH",kind="gas_topup",symbol="ETH"\} 0\.0\d+/,
+    );
   });
 
   it('sweeps what a partly paid order left once it expired', async () => {

@@ -390,3 +390,39 @@ export async function releaseWalletLease(db: Db, input: { chain: string; holder:
     .where(and(eq(walletLeases.chain, input.chain), eq(walletLeases.holder, input.holder)))
     .run();
 }
+
+/** Per chain and symbol: sweeps by status, and what final sweeps moved in all (base units, summed in TypeScript). */
+export async function sweepTotals(
+  db: Db,
+): Promise<
+  { chain: string; symbol: string; decimals: number; counts: Map<SweepStatus, number>; sweptBase: bigint }[]
+> {
+  const out = new Map<
+    string,
+    { chain: string; symbol: string; decimals: number; counts: Map<SweepStatus, number>; sweptBase: bigint }
+  >();
+  const rows = db
+    .select({
+      chain: sweeps.chain,
+      symbol: sweeps.symbol,
+      decimals: sweeps.decimals,
+      status: sweeps.status,
+      amountBase: sweeps.amountBase,
+    })
+    .from(sweeps)
+    .all();
+  for (const r of rows) {
+    const key = `${r.chain}/${r.symbol}`;
+    const e = out.get(key) ?? {
+      chain: r.chain,
+      symbol: r.symbol,
+      decimals: r.decimals,
+      counts: new Map(),
+      sweptBase: 0n,
+    };
+    e.counts.set(r.status, (e.counts.get(r.status) ?? 0) + 1);
+    if (r.status === 'final') e.sweptBase += BigInt(r.amountBase);
+    out.set(key, e);
+  }
+  return [...out.values()];
+}
