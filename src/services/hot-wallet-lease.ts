@@ -2,7 +2,7 @@ import { acquireWalletLease, releaseWalletLease } from '../db/repositories/sweep
 import type { Deps } from './deps.ts';
 
 /** How long a holder may keep a chain's hot wallet without renewing (a crashed holder frees it this way). */
-export const WALLET_LEASE_MS = 120_000;
+export const WALLET_LEASE_MS = 60_000;
 
 /**
  * Runs `fn` holding the chain's hot-wallet lease, so payouts and sweeps in different processes (the

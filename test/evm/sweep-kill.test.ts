@@ -7,7 +7,7 @@ import { deepMerge } from '../../src/config/load.ts';
 import { listSweeps, sweepTxsOf } from '../../src/db/repositories/sweeps.ts';
 import { tokenBalance } from '../../src/devnet/evm/tokens.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
-import { spawnKassa } from '../helpers/cli.ts';
+import { kassaAsync, spawnKassa } from '../helpers/cli.ts';
 import { devnetChainConfig, type EvmWorld, evmWorld } from '../helpers/evm-chain.ts';
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
 import { body, TEST_MASTER_KEY, TEST_MNEMONIC } from '../helpers/harness.ts';
@@ -111,6 +111,60 @@ async function restartUntilFinal(address: string) {
 }
 
 describe('a worker killed with SIGKILL while sweeping', () => {
+  // first: a worker killed with SIGKILL holds the hot-wallet lease until it runs out (a command waits for it)
+  it('kassa sweeps plan shows what would move without moving it; run, list and costs drive and show the rest', async () => {
+    const address = await paidOrder(6_000_000n);
+    const dust = await paidOrder(400_000n); // below minAmount 1 USDT
+    const env = {
+      KASSA_DB: join(w.h.dir, 'kassa.db'),
+      KASSA_MNEMONIC: TEST_MNEMONIC,
+      KASSA_MASTER_KEY: TEST_MASTER_KEY,
+    };
+    const cli = async (...args: string[]) => {
+      const r = await kassaAsync(['sweeps', ...args, '--config', configFile], env);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      return r.stdout;
+    };
+    const plan = JSON.parse(await cli('plan', '--json')) as {
+      address: string;
+      verdict: string;
+      mode: string;
+    }[];
+    expect(plan.filter((p) => p.address === address)).toEqual([
+      expect.objectContaining({ verdict: 'sweep', mode: 'topup', moves: '6.00', symbol: 'USDT' }),
+    ]);
+    expect(plan.filter((p) => p.address === dust)).toEqual([
+      expect.objectContaining({ verdict: 'below_min' }),
+    ]);
+    expect(await usdt(address)).toBe(6_000_000n);
+    expect(await sweepOf(address)).toBeUndefined();
+
+    expect(await cli('run')).toMatch(/^ETH: 1 started, 0 final, 0 failed, 1 under way$/m);
+    await w.mine('ETH', 2); // the top-up becomes final: the transfer is signed and sent
+    expect(await cli('run')).toMatch(/^ETH: 0 started, 0 final, 0 failed, 1 under way$/m);
+    await w.mine('ETH', 2); // the transfer becomes final
+    expect(await cli('run')).toMatch(/^ETH: 0 started, 1 final/m);
+    expect(await usdt(address)).toBe(0n);
+    expect(await usdt(dust)).toBe(400_000n);
+
+    const list = JSON.parse(await cli('list', '--json', '--status', 'final')) as {
+      address: string;
+      transactions: unknown[];
+    }[];
+    expect(list.find((s) => s.address === address)).toMatchObject({
+      amount: '6.00',
+      symbol: 'USDT',
+      destinationKind: 'hot',
+      transactions: [
+        expect.objectContaining({ role: 'topup', status: 'final' }),
+        expect.objectContaining({ role: 'transfer', status: 'final' }),
+      ],
+    });
+    const costs = JSON.parse(await cli('costs', '--json'));
+    expect(costs).toEqual([
+      expect.objectContaining({ chain: 'ETH', kind: 'gas_topup', symbol: 'ETH', transactions: 1 }),
+    ]);
+  });
   it('between the top-up and the transfer: no second top-up, one transfer', async () => {
     const address = await paidOrder(9_000_000n);
     const hotBefore = await usdt(w.hot('ETH'));
