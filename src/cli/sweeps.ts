@@ -1,8 +1,9 @@
 import { bootstrap } from '../bootstrap.ts';
 import { type Chain, isChain } from '../domain/chains.ts';
 import { formatAmount } from '../domain/money.ts';
+import { WALLET_LEASE_MS } from '../services/hot-wallet-lease.ts';
 import { planSweeps } from '../services/plan-sweeps.ts';
-import { runSweeps } from '../services/run-sweeps.ts';
+import { HOT_WALLET_BUSY, runSweeps } from '../services/run-sweeps.ts';
 import { isSweepStatus, listSweepViews, operatorCostViews } from '../services/sweep-reports.ts';
 import { nativeDecimals, sweepSettings } from '../services/sweep-settings.ts';
 import { commandLogger, printJson, printTable, UsageError } from './output.ts';
@@ -81,9 +82,17 @@ export async function sweepsCommand(args: string[], flags: Flags): Promise<void>
           if (!adapter) continue;
           if (!sweepSettings(rt.config, chain, rt.keys).active) continue;
           await adapter.connect();
-          results.push(
-            await runSweeps(rt, adapter, new AbortController().signal, { holder: `cli:${process.pid}` }),
-          );
+          // the worker holds the hot wallet for a moment on every payout tick (or, after a crash, until its
+          // lease runs out): wait for it rather than give up
+          const until = Date.now() + WALLET_LEASE_MS + 5_000;
+          const pass = () =>
+            runSweeps(rt, adapter, new AbortController().signal, { holder: `cli:${process.pid}` });
+          let result = await pass();
+          while (result.skipped === HOT_WALLET_BUSY && Date.now() < until) {
+            await new Promise((r) => setTimeout(r, 500));
+            result = await pass();
+          }
+          results.push(result);
         }
         if (flags.json) printJson(results);
         else if (results.length === 0)

@@ -17,6 +17,9 @@ const NATIVE_SYMBOL: Record<string, string> = {
   SUI: 'SUI',
 };
 
+/** Why a pass did nothing: another process holds the chain's hot-wallet lease. */
+export const HOT_WALLET_BUSY = 'another process is signing from the hot wallet';
+
 /** What one pass did. */
 export interface SweepPassSummary {
   chain: string;
@@ -135,5 +138,5 @@ export async function runSweeps(
     }
     return summary;
   });
-  return done ?? { ...summary, skipped: 'another process is signing from the hot wallet' };
+  return done ?? { ...summary, skipped: HOT_WALLET_BUSY };
 }
