@@ -270,13 +270,12 @@ async function followGas(run: SweepRun, sweep: Sweep, txs: SweepTx[]): Promise<b
   const fresh = (await findSweep(run.deps.db, sweep.id)) ?? sweep;
   if (fresh.held) return false;
   if (sweep.feeMode === 'delegate' && !current.some((t) => t.role === 'delegate')) {
-    // the activation is final; lend the energy now
-    const back = { ...fresh, status: 'gas_sent' as const };
+    // the activation is final; lend the energy now (priced again from `planned`, so a crash resumes there)
     await recordSweepStep(run.deps.db, {
       step: { id: sweep.id, from: 'gas_sent', to: 'planned' },
       now: run.deps.clock.now(),
     });
-    return sendGas(run, { ...back, status: 'planned' });
+    return sendGas(run, { ...fresh, status: 'planned' });
   }
   await recordSweepStep(run.deps.db, {
     step: { id: sweep.id, from: 'gas_sent', to: 'gas_final', error: null },
@@ -496,6 +495,18 @@ async function followTx(run: SweepRun, sweep: Sweep, tx: SweepTx): Promise<void>
       },
       costOf(run, sweep, done, fee),
     );
+    const now = await findSweep(deps.db, sweep.id);
+    if (now?.held) {
+      // the transaction that looked replaced by something unknown was ours after all (a lagging node)
+      await recordSweepStep(deps.db, {
+        step: { id: sweep.id, from: now.status, to: now.status, held: false, error: null },
+        now: deps.clock.now(),
+      });
+      run.log.info(
+        { sweepId: sweep.id, txid: tx.txHash },
+        'sweep no longer held: its transaction is on chain',
+      );
+    }
     return;
   }
   if (seen.state === 'pending') {

@@ -51,6 +51,8 @@ export async function runSweeps(
   const settings = sweepSettings(deps.config, chain, deps.keys);
   if (!settings.active) return { ...summary, skipped: settings.off ?? 'off' };
   const log = deps.logger.child({ chain, job: 'sweeps' });
+  // the follower runs often: with nothing under way it costs one read, no lease, no node request
+  if (options.planNew === false && (await openSweeps(deps.db, chain)).length === 0) return summary;
   const done = await withHotWallet(deps, { chain, holder: options.holder }, async (renew) => {
     const nativeToken = (await listTokens(deps)).find((t) => t.chain === chain && t.contract === null);
     const native: TokenSpec = nativeToken
@@ -97,7 +99,6 @@ export async function runSweeps(
       }
     };
     const open = await openSweeps(deps.db, chain);
-    if (open.length === 0 && options.planNew === false) return summary;
     const now = deps.clock.now();
     for (const s of open) {
       if (signal.aborted) break;
