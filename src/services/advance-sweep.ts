@@ -465,7 +465,7 @@ async function followTx(run: SweepRun, sweep: Sweep, tx: SweepTx): Promise<void>
   const update = async (u: Omit<SweepTxUpdate, 'id'>, costs: NewOperatorCost[] = []) =>
     recordSweepStep(deps.db, { txs: [{ id: tx.id, ...u }], costs, now: now() });
   let status = tx.status;
-  if (status === 'signed' || status === 'broadcast') {
+  const send = async () => {
     const result = await adapter.broadcast({ raw: tx.rawTx, txHash: tx.txHash });
     if (result.ok) {
       if (status === 'signed') await update({ status: 'broadcast' });
@@ -476,8 +476,13 @@ async function followTx(run: SweepRun, sweep: Sweep, tx: SweepTx): Promise<void>
         'sweep broadcast refused; will retry',
       );
     }
+  };
+  if (status === 'signed') await send();
+  let seen = await adapter.lookup(tx.txHash);
+  if (seen.state === 'unknown' && tx.status !== 'signed') {
+    await send(); // the node forgot it (restarted, evicted): the same bytes again
+    seen = await adapter.lookup(tx.txHash);
   }
-  const seen = await adapter.lookup(tx.txHash);
   if (seen.state === 'mined') {
     if (seen.blockNum > run.heads.final) {
       if (status !== 'mined') await update({ status: 'mined', blockNum: seen.blockNum });
