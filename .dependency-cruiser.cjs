@@ -113,6 +113,22 @@ module.exports = {
       },
     },
     {
+      name: 'services-reach-the-database-through-the-port',
+      comment:
+        'Services hold the database as the async Store port (db/store.ts, types only) and await it; the SQL handle, the schema and the SQLite repositories stay behind it, so another engine can implement the port.',
+      severity: 'error',
+      from: { path: '^src/services/', pathNot: TEST },
+      to: { path: '^src/db/', pathNot: '^src/db/store\\.ts$' },
+    },
+    {
+      name: 'db-only-from-bootstrap-and-services',
+      comment:
+        'Only the composition root (bootstrap.ts) opens the database and builds the port; every other layer reaches it through services.',
+      severity: 'error',
+      from: { path: PRODUCT, pathNot: ['^src/(db|services)/', '^src/bootstrap\\.ts$', TEST] },
+      to: { path: '^src/db/' },
+    },
+    {
       name: 'http-through-services',
       comment: 'HTTP, the dashboard and the checkout page reach data and chains only through services.',
       severity: 'error',

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { loadConfig } from '../src/config/load.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { applyMigrations } from '../src/db/migrate.ts';
+import { createSqliteStore } from '../src/db/sqlite-store.ts';
 import { createCryptoBox } from '../src/lib/crypto-box.ts';
 import { createMerchant } from '../src/services/manage-merchants.ts';
 
@@ -97,7 +98,12 @@ export async function seedShop(path: string, options: { orders: number; days: nu
   const merchants: string[] = [];
   for (const [i, kind] of (['V3', 'V2', 'V3', 'V3', 'V3'] as const).entries())
     merchants.push(
-      (await createMerchant({ db, box, clock, config }, { kind, name: `Shop ${i + 1}` })).merchantId,
+      (
+        await createMerchant(
+          { db: createSqliteStore(db), box, clock, config },
+          { kind, name: `Shop ${i + 1}` },
+        )
+      ).merchantId,
     );
   const merchantMix: [number, number][] = [
     [0, 0.6],

@@ -14,9 +14,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { bootstrap, type Runtime } from '../src/bootstrap.ts';
+import { bootstrap } from '../src/bootstrap.ts';
+import { sqliteOf } from '../src/db/sqlite-store.ts';
 import { silentLogger } from '../src/lib/logger.ts';
 import { createCollection } from '../src/services/create-collection.ts';
+import type { Deps } from '../src/services/deps.ts';
 import { fillAddressPool } from '../src/services/fill-address-pool.ts';
 import { createMerchant } from '../src/services/manage-merchants.ts';
 import { MerchantDirectory } from '../src/services/merchant-directory.ts';
@@ -45,7 +47,7 @@ async function open(name: string, dropDashboardIndexes: boolean) {
     logger: silentLogger(),
   });
   if (dropDashboardIndexes)
-    rt.db.$client.exec(
+    sqliteOf(rt.db).$client.exec(
       'DROP INDEX orders_created; DROP INDEX orders_uid; DROP INDEX orders_receive_address;',
     );
   const directory = new MerchantDirectory(rt);
@@ -54,13 +56,13 @@ async function open(name: string, dropDashboardIndexes: boolean) {
   while ((await fillAddressPool(rt, 'evm', rounds * perRound * 2 + 100, 1000)) > 0) {}
   return {
     rt,
-    v3: directory.byId(v3.merchantId) as NonNullable<ReturnType<MerchantDirectory['byId']>>,
-    v2: directory.byId(v2.merchantId) as NonNullable<ReturnType<MerchantDirectory['byId']>>,
+    v3: (await directory.byId(v3.merchantId))!,
+    v2: (await directory.byId(v2.merchantId))!,
   };
 }
 
 let n = 0;
-async function round(world: { rt: Runtime; v3: unknown; v2: unknown }, kind: 'v2' | 'v3'): Promise<number> {
+async function round(world: { rt: Deps; v3: unknown; v2: unknown }, kind: 'v2' | 'v3'): Promise<number> {
   const merchant = world[kind] as Parameters<typeof createCollection>[1];
   const started = performance.now();
   for (let done = 0; done < perRound; done += concurrency) {

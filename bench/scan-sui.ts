@@ -23,7 +23,7 @@ import { findOrderByMerchantOrderId } from '../src/db/repositories/orders.ts';
 import { createCollection } from '../src/services/create-collection.ts';
 import { MerchantDirectory } from '../src/services/merchant-directory.ts';
 import { listTokens } from '../src/services/resolve-token.ts';
-import { scanChain } from '../src/services/scan-chain.ts';
+import { scanChain } from '../src/services/scan-chain/scan-chain.ts';
 import { makeHarness } from '../test/helpers/harness.ts';
 import { suiChainConfig } from '../test/helpers/sui-chain.ts';
 import { chainJobs } from '../workers/jobs/chain-jobs.ts';
@@ -89,14 +89,14 @@ async function world(node: FakeProcess, pollIntervalMs: number, confirmations: n
     chains: true,
   });
   const m = await h.merchant('V3');
-  const merchant = new MerchantDirectory(h.rt).byId(m.merchantId);
+  const merchant = await new MerchantDirectory(h.rt).byId(m.merchantId);
   if (!merchant) throw new Error('no merchant');
   const adapter = h.rt.adapters.get('SUI');
   if (!adapter) throw new Error('no SUI adapter');
   await adapter.connect();
   const open = async (orderId: string) =>
     (await createCollection(h.rt, merchant, { amount: '1', symbol: 'USDC', chain: 'SUI', orderId })).address;
-  const status = (orderId: string) => findOrderByMerchantOrderId(h.rt.db, m.merchantId, orderId)?.status;
+  const status = (orderId: string) => findOrderByMerchantOrderId(h.db, m.merchantId, orderId)?.status;
   return { h, adapter, open, status };
 }
 
@@ -191,7 +191,7 @@ async function detection(node: FakeProcess, samples: number, pollIntervalMs: num
       for (const digest of cp.transactions) sealedAt.set(digest, now);
     }
   })();
-  const worker = await startWorker(w.h.rt, [chainJobs(w.h.rt.adapters, w.h.rt.health)]);
+  const worker = await startWorker(w.h.rt, [chainJobs]);
   try {
     const latencies: number[] = [];
     for (let i = 0; i < samples; i++) {

@@ -27,7 +27,7 @@ import { type FakeTronState, startFakeTronNode } from '../src/devnet/tron/index.
 import { createCollection } from '../src/services/create-collection.ts';
 import { MerchantDirectory } from '../src/services/merchant-directory.ts';
 import { listTokens } from '../src/services/resolve-token.ts';
-import { scanChain } from '../src/services/scan-chain.ts';
+import { scanChain } from '../src/services/scan-chain/scan-chain.ts';
 import { makeHarness } from '../test/helpers/harness.ts';
 import { CUSTOMER, CUSTOMER_KEY, tronChainConfig, tronGenesis, USDT } from '../test/helpers/tron-chain.ts';
 import { chainJobs } from '../workers/jobs/chain-jobs.ts';
@@ -119,7 +119,7 @@ async function world(blockIntervalMs: number, pollIntervalMs: number) {
     { clockStart: (await node.state()).headTimestamp, chains: true },
   );
   const m = await h.merchant('V3');
-  const merchant = new MerchantDirectory(h.rt).byId(m.merchantId);
+  const merchant = await new MerchantDirectory(h.rt).byId(m.merchantId);
   if (!merchant) throw new Error('merchant');
   const adapter = h.rt.adapters.get('TRON');
   if (!adapter) throw new Error('no TRON adapter');
@@ -175,7 +175,7 @@ async function catchUp(deposits: number, blocks: number, warm: boolean) {
     const cpu = process.cpuUsage(cpu0);
     const cpuMs = (cpu.user + cpu.system) / 1000;
     const credited = Array.from({ length: deposits }, (_, i) =>
-      findOrderByMerchantOrderId(h.rt.db, m.merchantId, `b-${i}`),
+      findOrderByMerchantOrderId(h.db, m.merchantId, `b-${i}`),
     ).filter((o) => o?.status === 'SUCCESS').length;
     return {
       blocksSignedBeforeTiming: warm,
@@ -199,7 +199,7 @@ async function catchUp(deposits: number, blocks: number, warm: boolean) {
 
 async function detection(samples: number) {
   const { node, h, m, merchant } = await world(1000, POLL_MS);
-  const worker = await startWorker(h.rt, [chainJobs(h.rt.adapters, h.rt.health)]);
+  const worker = await startWorker(h.rt, [chainJobs]);
   try {
     const latencies: number[] = [];
     for (let i = 0; i < samples; i++) {
@@ -221,7 +221,7 @@ async function detection(samples: number) {
           });
           if (Object.keys((await res.json()) as object).length > 0) minedAt = performance.now();
         }
-        if (minedAt && findOrderByMerchantOrderId(h.rt.db, m.merchantId, orderId)?.status === 'SUCCESS')
+        if (minedAt && findOrderByMerchantOrderId(h.db, m.merchantId, orderId)?.status === 'SUCCESS')
           doneAt = performance.now();
         await new Promise((resolve) => setTimeout(resolve, 5));
       }

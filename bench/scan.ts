@@ -19,7 +19,7 @@ import { createKeyRing } from '../src/keys/key-ring.ts';
 import { createCollection } from '../src/services/create-collection.ts';
 import { MerchantDirectory } from '../src/services/merchant-directory.ts';
 import { listTokens } from '../src/services/resolve-token.ts';
-import { scanChain } from '../src/services/scan-chain.ts';
+import { scanChain } from '../src/services/scan-chain/scan-chain.ts';
 import { customer, devnetChainConfig } from '../test/helpers/evm-chain.ts';
 import { makeHarness, TEST_MNEMONIC } from '../test/helpers/harness.ts';
 import { chainJobs } from '../workers/jobs/chain-jobs.ts';
@@ -54,7 +54,7 @@ async function catchUp() {
   });
   try {
     const m = await h.merchant('V3');
-    const merchant = new MerchantDirectory(h.rt).byId(m.merchantId);
+    const merchant = await new MerchantDirectory(h.rt).byId(m.merchantId);
     if (!merchant) throw new Error('merchant');
     const addresses: string[] = [];
     for (let i = 0; i < DEPOSITS; i++) {
@@ -112,7 +112,7 @@ async function catchUp() {
       );
     }
     const credited = Array.from({ length: DEPOSITS }, (_, i) =>
-      findOrderByMerchantOrderId(h.rt.db, m.merchantId, `b-${i}`),
+      findOrderByMerchantOrderId(h.db, m.merchantId, `b-${i}`),
     ).filter((o) => o?.status === 'SUCCESS').length;
     return {
       blocksMined: end - start,
@@ -142,10 +142,10 @@ async function detection() {
     clockStart: Date.now(),
     chains: true,
   });
-  const worker = await startWorker(h.rt, [chainJobs(h.rt.adapters, h.rt.health)]);
+  const worker = await startWorker(h.rt, [chainJobs]);
   try {
     const m = await h.merchant('V3');
-    const merchant = new MerchantDirectory(h.rt).byId(m.merchantId);
+    const merchant = await new MerchantDirectory(h.rt).byId(m.merchantId);
     if (!merchant) throw new Error('merchant');
     const latencies: number[] = [];
     for (let i = 0; i < SAMPLES; i++) {
@@ -173,7 +173,7 @@ async function detection() {
           const receipt = await c.client.getTransactionReceipt({ hash }).catch(() => null);
           if (receipt) minedAt = performance.now();
         }
-        if (minedAt && findOrderByMerchantOrderId(h.rt.db, m.merchantId, orderId)?.status === 'SUCCESS')
+        if (minedAt && findOrderByMerchantOrderId(h.db, m.merchantId, orderId)?.status === 'SUCCESS')
           doneAt = performance.now();
         await new Promise((resolve) => setTimeout(resolve, 5));
       }

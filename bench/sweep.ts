@@ -14,7 +14,6 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { encodeFunctionData, parseAbi } from 'viem';
 import { deepMerge } from '../src/config/load.ts';
-import { listSweeps, openSweeps, sumOperatorCosts, sweepTxsOf } from '../src/db/repositories/sweeps.ts';
 import { startEvmDevnet } from '../src/devnet/evm/devnet.ts';
 import { tokenBalance } from '../src/devnet/evm/tokens.ts';
 import { createKeyRing } from '../src/keys/key-ring.ts';
@@ -23,7 +22,7 @@ import { MerchantDirectory } from '../src/services/merchant-directory.ts';
 import { planSweeps } from '../src/services/plan-sweeps.ts';
 import { listTokens } from '../src/services/resolve-token.ts';
 import { runSweeps } from '../src/services/run-sweeps.ts';
-import { scanChain } from '../src/services/scan-chain.ts';
+import { scanChain } from '../src/services/scan-chain/scan-chain.ts';
 import { sweepSettings } from '../src/services/sweep-settings.ts';
 import { customer, devnetChainConfig } from '../test/helpers/evm-chain.ts';
 import { makeHarness, TEST_MNEMONIC } from '../test/helpers/harness.ts';
@@ -49,7 +48,7 @@ const h = await makeHarness(
 );
 try {
   const m = await h.merchant('V3');
-  const merchant = new MerchantDirectory(h.rt).byId(m.merchantId);
+  const merchant = await new MerchantDirectory(h.rt).byId(m.merchantId);
   if (!merchant) throw new Error('merchant');
   const addresses: string[] = [];
   for (let i = 0; i < N; i++)
@@ -104,19 +103,19 @@ try {
     await runSweeps(h.rt, adapter, new AbortController().signal, { holder: 'bench' });
     passMs.push(Math.round(performance.now() - p0));
     passes++;
-    if ((await openSweeps(h.rt.db, 'ETH')).length === 0) break;
+    if ((await h.rt.db.openSweeps('ETH')).length === 0) break;
     if (passes > 20) throw new Error('sweeps still open after 20 passes');
     await c.client.mine({ blocks: 1 });
   }
   const sweepMs = performance.now() - t;
   const hotEthSpent = hotEthBefore - (await c.client.getBalance({ address: hot }));
   const hotUsdtGained = (await tokenBalance(c.client, c.tokens.USDT.address, hot)) - hotUsdtBefore;
-  const costs = await sumOperatorCosts(h.rt.db);
-  const sweeps = await listSweeps(h.rt.db, { limit: N * 2 });
+  const costs = await h.rt.db.sumOperatorCosts();
+  const sweeps = await h.rt.db.listSweeps({ limit: N * 2 });
   const gas = { topup: 0n, transfer: 0n };
   let leftOnAddresses = 0n;
   for (const s of sweeps) {
-    for (const tx of await sweepTxsOf(h.rt.db, s.id)) {
+    for (const tx of await h.rt.db.sweepTxsOf(s.id)) {
       const receipt = await c.client.getTransactionReceipt({ hash: tx.txHash as `0x${string}` });
       if (tx.role === 'topup') gas.topup += receipt.gasUsed;
       if (tx.role === 'transfer') gas.transfer += receipt.gasUsed;

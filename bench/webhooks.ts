@@ -25,6 +25,7 @@ import { bootstrap } from '../src/bootstrap.ts';
 import { updateMerchant } from '../src/db/repositories/merchants.ts';
 import { applyOrderTransitions, findOrderByMerchantOrderId } from '../src/db/repositories/orders.ts';
 import { webhookEvents } from '../src/db/schema/webhook-events.ts';
+import { sqliteOf } from '../src/db/sqlite-store.ts';
 import type { Order } from '../src/domain/order.ts';
 import { createLogger } from '../src/lib/logger.ts';
 import { createCollection } from '../src/services/create-collection.ts';
@@ -78,7 +79,7 @@ async function run(mode: 'burst' | 'steady') {
     const m = await createMerchant(rt, { kind: 'V3', name: `bench ${i}`, callbackUrl });
     // one receiver verifies everything, so every merchant gets the same webhook secret
     updateMerchant(
-      rt.db,
+      sqliteOf(rt.db),
       m.merchantId,
       { webhookSecretSealed: rt.box!.seal(SECRET, `${m.merchantId}:webhook`) },
       0,
@@ -89,14 +90,14 @@ async function run(mode: 'burst' | 'steady') {
   const directory = new MerchantDirectory(rt);
   let orders: Order[] = [];
   for (let i = 0; i < ORDERS; i++) {
-    const m = directory.byId(merchantIds[i % MERCHANTS]!)!;
+    const m = (await directory.byId(merchantIds[i % MERCHANTS]!))!;
     const { orderId } = await createCollection(rt, m, {
       amount: '10',
       symbol: 'USDT',
       chain: 'TRON',
       orderId: `B-${i}`,
     });
-    orders.push(findOrderByMerchantOrderId(rt.db, m.id, orderId)!);
+    orders.push(findOrderByMerchantOrderId(sqliteOf(rt.db), m.id, orderId)!);
   }
 
   const worker = await startWorker(rt, [webhookJobs]);
@@ -107,7 +108,7 @@ async function run(mode: 'burst' | 'steady') {
     const status = round % 2 === 0 ? 'PENDING' : 'PENDING_CONFIRMATION';
     if (mode === 'burst') {
       orders = applyOrderTransitions(
-        rt.db,
+        sqliteOf(rt.db),
         orders.map((order) => ({ order, patch: { status } })),
         Date.now(),
       );
@@ -120,7 +121,7 @@ async function run(mode: 'burst' | 'steady') {
       if (due > Date.now()) await sleep(due - Date.now());
       next.push(
         ...applyOrderTransitions(
-          rt.db,
+          sqliteOf(rt.db),
           orders.slice(from, from + slice).map((order) => ({ order, patch: { status } })),
           Date.now(),
         ),
@@ -129,7 +130,9 @@ async function run(mode: 'burst' | 'steady') {
     orders = next;
   }
   const written = Date.now();
-  const count = rt.db.$client.prepare("SELECT count(*) AS n FROM webhook_events WHERE status = 'delivered'");
+  const count = sqliteOf(rt.db).$client.prepare(
+    "SELECT count(*) AS n FROM webhook_events WHERE status = 'delivered'",
+  );
   let delivered = 0;
   while (Date.now() < started + 120_000) {
     delivered = (count.get() as { n: number }).n;
@@ -140,13 +143,13 @@ async function run(mode: 'burst' | 'steady') {
   const cpu = process.cpuUsage(cpuBefore);
   await worker.stop();
 
-  const events = rt.db.select().from(webhookEvents).all();
+  const events = sqliteOf(rt.db).select().from(webhookEvents).all();
   const latencies = events
     .filter((e) => e.deliveredAt !== null)
     .map((e) => (e.deliveredAt as number) - e.createdAt)
     .sort((a, b) => a - b);
   const attempts = (
-    rt.db.$client.prepare('SELECT count(*) AS n FROM webhook_attempts').get() as { n: number }
+    sqliteOf(rt.db).$client.prepare('SELECT count(*) AS n FROM webhook_attempts').get() as { n: number }
   ).n;
   const stats = (await (await fetch(`http://127.0.0.1:${port}/stats?path=/${mode}`)).json()) as {
     badSignatures: number;

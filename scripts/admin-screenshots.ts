@@ -48,7 +48,7 @@ const stopClock = followRealTime(w.h.clock);
 const receiver = await startReceiver();
 mountAdminDashboard(w.h.app, w.h.rt);
 const served = await serveApp(w.h.app);
-const worker = await startWorker(w.h.rt, [chainJobs(w.h.rt.adapters, w.h.rt.health), webhookJobs]);
+const worker = await startWorker(w.h.rt, [chainJobs, webhookJobs]);
 const browser = await launchBrowser();
 try {
   mkdirSync(docs, { recursive: true });
@@ -61,7 +61,7 @@ try {
   });
   w.h.clock.advance(1100);
   const order = (m: typeof shop, orderId: string) =>
-    findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, orderId) as Order;
+    findOrderByMerchantOrderId(w.h.db, m.merchantId, orderId) as Order;
   const collect = async (m: typeof shop, data: Record<string, string>) => {
     const r = await body<{ address: string }>(await w.h.post('/v1/order/createCollection', m, data));
     if (r.code !== 200) throw new Error(r.msg);

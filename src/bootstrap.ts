@@ -9,6 +9,7 @@ import type { ConfigInput } from './config/schema.ts';
 import { openDatabase } from './db/client.ts';
 import { applyMigrations, hasPendingMigrations, isNewDatabase } from './db/migrate.ts';
 import { getSetting, setSettingOnce } from './db/repositories/settings.ts';
+import { createSqliteStore } from './db/sqlite-store.ts';
 import { startWalCheckpointer } from './db/wal-checkpointer.ts';
 import { configureLockWait, type LockWait } from './db/write-lock.ts';
 import type { Chain } from './domain/chains.ts';
@@ -43,14 +44,6 @@ export interface BootstrapOptions {
   lockWait?: LockWait;
 }
 
-/** A process's dependencies plus a way to release them. */
-export interface Runtime extends Deps {
-  /** Adapters of the enabled chains (empty unless bootstrapped with `chains: true`). */
-  adapters: Map<Chain, ChainAdapter>;
-  health: ChainHealth;
-  close(): void;
-}
-
 /** A short public fingerprint of the operator keys, to catch a database opened with another mnemonic. */
 export function keyFingerprint(keys: KeyRing): string {
   return createHash('sha256')
@@ -64,7 +57,7 @@ export function keyFingerprint(keys: KeyRing): string {
  * database (migrated as asked), key ring and secret box. Every configuration problem is collected
  * and thrown at once as ConfigError; nothing is half-started.
  */
-export async function bootstrap(options: BootstrapOptions = {}): Promise<Runtime> {
+export async function bootstrap(options: BootstrapOptions = {}): Promise<Deps> {
   const env = options.env ?? process.env;
   const problems: string[] = [];
   let config: Awaited<ReturnType<typeof loadConfig>> | null = null;
@@ -129,7 +122,7 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<Runtime
     const checkpointer = options.walCheckpointer ? startWalCheckpointer(db, config.db, logger) : null;
     return {
       config,
-      db,
+      db: createSqliteStore(db),
       clock: options.clock ?? systemClock,
       logger,
       box: secrets.masterKey ? createCryptoBox(secrets.masterKey) : null,

@@ -96,6 +96,8 @@ describe('import rules (dependency-cruiser)', () => {
     broken('services-know-no-http-driver-or-sdk', 'src/services/create-order.ts', /viem/);
     broken('environment-read-by-bootstrap-only', 'src/services/create-order.ts', /config\/load\.ts$/);
     broken('http-through-services', 'src/http/routes/order.ts', /db\/client\.ts$/);
+    broken('services-reach-the-database-through-the-port', 'src/services/create-order.ts', /client\.ts$/);
+    broken('db-only-from-bootstrap-and-services', 'src/http/routes/order.ts', /db\/client\.ts$/);
     broken('drizzle-only-in-db', 'src/services/create-order.ts', /better-sqlite3/);
     broken('sdk-viem-in-its-folder', 'src/services/create-order.ts', /viem/);
     broken('chains-below-services', 'src/chains/evm/adapter.ts', /services/);
@@ -105,6 +107,12 @@ describe('import rules (dependency-cruiser)', () => {
     broken('devnet-only-for-sandbox-and-demo', 'src/cli/merchant.ts', /devnet/);
     broken('product-not-tests', 'src/devnet/node.ts', /test\/fixtures/);
     broken('keys-no-io', 'src/keys/hd.ts', /db\/client\.ts$/);
+    // a service may import the port's types
+    expect(
+      found.some(
+        (f) => f.startsWith('services-reach-the-database-through-the-port: ') && f.endsWith('store.ts'),
+      ),
+    ).toBe(false);
     // the sandbox may import the devnet
     expect(found.some((f) => f.startsWith('devnet-only-for-sandbox-and-demo: src/cli/sandbox.ts'))).toBe(
       false,

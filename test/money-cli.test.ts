@@ -214,7 +214,7 @@ describe('kassa payouts', () => {
       status: 'FAILED',
       reason: 'not a known customer',
     });
-    expect(findOrderByMerchantOrderId(h.rt.db, p.merchantId, 'big-1')?.reason).toBeNull();
+    expect(findOrderByMerchantOrderId(h.db, p.merchantId, 'big-1')?.reason).toBeNull();
     expect(run('payouts', 'list', '--awaiting-approval', '--json').stdout).toBe('[]\n');
     // the rejected payout's 120 is available again; the other two (125) stay frozen
     expect(JSON.parse(run('ledger', 'balances', '--merchant', p.merchantId, '--json').stdout)).toEqual([

@@ -1,4 +1,4 @@
-import type { Runtime } from '../src/bootstrap.ts';
+import type { Deps } from '../src/services/deps.ts';
 import { chainJobs } from './jobs/chain-jobs.ts';
 import { webhookJobs } from './jobs/deliver-webhooks.ts';
 import { startWorker, type Worker } from './main.ts';
@@ -8,6 +8,6 @@ import { startWorker, type Worker } from './main.ts';
  * chain's polling and payouts, webhook delivery. The entry points (bin/kassa.mjs,
  * scripts/bundle-entry.ts) hand it to the CLI, so nothing in src/ imports workers/.
  */
-export function startKassaWorker(rt: Runtime): Promise<Worker> {
-  return startWorker(rt, [chainJobs(rt.adapters, rt.health), webhookJobs]);
+export function startKassaWorker(deps: Deps): Promise<Worker> {
+  return startWorker(deps, [chainJobs, webhookJobs]);
 }

@@ -64,7 +64,7 @@ export class Scheduler {
   nudge(name: string): void {
     const entry = this.entries.get(name);
     if (!entry || this.stopped) return;
-    if (entry.running) entry.again = true;
+    if (entry.running !== null) entry.again = true;
     else void this.run(entry);
   }
 
@@ -75,7 +75,7 @@ export class Scheduler {
 
   private run(entry: Entry): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    if (entry.running) return entry.running;
+    if (entry.running !== null) return entry.running;
     const started = Date.now();
     entry.running = entry
       .job(this.controller.signal)

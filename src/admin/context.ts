@@ -2,19 +2,12 @@ import type { Context } from 'hono';
 import type { ProxyTrust } from '../http/middleware/client-ip.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import type { SharedCache } from '../lib/shared-cache.ts';
-import type { OpsSources } from '../services/chain-progress.ts';
 import type { DepositTotal } from '../services/deposit-totals.ts';
 import type { Deps } from '../services/deps.ts';
 import type { HotWalletHealth } from '../services/hot-wallet-health.ts';
 import type { Period, TotalsRow } from '../services/order-totals.ts';
 import { Refusal } from './refusal.ts';
 import type { View } from './view.ts';
-
-/**
- * What the dashboard needs: the services' dependencies, plus the chains when this process has them
- * (`health` from an in-process worker for the scanners, `adapters` to read hot-wallet balances).
- */
-export type AdminDeps = Deps & OpsSources;
 
 /** How long counted totals are reused. */
 export const TOTALS_TTL_MS = 30_000;
@@ -23,7 +16,7 @@ export const WALLETS_TTL_MS = 60_000;
 
 /** Shared by every page of one dashboard. */
 export interface AdminContext {
-  deps: AdminDeps;
+  deps: Deps;
   /** The path the dashboard is mounted at, e.g. `/admin`. */
   base: string;
   /** Sign-in attempts per client address. */

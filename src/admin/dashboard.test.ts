@@ -156,7 +156,7 @@ describe('a signed-in operator', () => {
     expect(res.status).toBe(200);
     const order = readOrder(h, { merchant: m, orderId: 'INV-1042' });
     orderRef = order.id;
-    payByScan(h.rt.db, order, { txid, now: h.clock.now() });
+    payByScan(h.db, order, { txid, now: h.clock.now() });
     h.clock.advance(5000);
     eventId = (await admin.page(`/admin/orders/${orderRef}`)).html.match(
       /data-event="(evt_[a-z0-9]+)"/,
@@ -215,7 +215,7 @@ describe('a signed-in operator', () => {
     });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`/admin/orders/${orderRef}?done=resent`);
-    const event = findWebhookEvent(h.rt.db, eventId);
+    const event = findWebhookEvent(h.db, eventId);
     expect(event).toMatchObject({ status: 'pending', attempts: 0, nextAttemptAt: h.clock.now() });
     expect((await admin.page(`/admin/orders/${orderRef}?done=resent`)).html).toContain(
       'The webhook is queued again',
@@ -223,7 +223,7 @@ describe('a signed-in operator', () => {
   });
 
   it('refuses an action without the CSRF token or with another session’s token, changing nothing', async () => {
-    const before = findWebhookEvent(h.rt.db, eventId);
+    const before = findWebhookEvent(h.db, eventId);
     const none = await admin.request(`/admin/webhooks/${eventId}/resend`, { form: { back: '/admin' } });
     expect(none.status).toBe(403);
     const viewerToken = viewer.csrfOf((await viewer.page('/admin')).html);
@@ -235,7 +235,7 @@ describe('a signed-in operator', () => {
       headers: { 'sec-fetch-site': 'same-site' },
     });
     expect(crossSite.status).toBe(403);
-    expect(findWebhookEvent(h.rt.db, eventId)).toEqual(before);
+    expect(findWebhookEvent(h.db, eventId)).toEqual(before);
   });
 
   it('lets a viewer read every page, shows them no action, and refuses their actions with 403', async () => {
@@ -243,7 +243,7 @@ describe('a signed-in operator', () => {
     expect(page.status).toBe(200);
     expect(page.html).not.toContain('/resend');
     expect(page.html).toContain('You are a viewer');
-    const before = findWebhookEvent(h.rt.db, eventId);
+    const before = findWebhookEvent(h.db, eventId);
     const csrf = viewer.csrfOf(page.html);
     for (const [path, form] of [
       [`/admin/webhooks/${eventId}/resend`, {}],
@@ -253,7 +253,7 @@ describe('a signed-in operator', () => {
       expect(res.status, path).toBe(403);
       expect(await res.text()).toContain('Your role is viewer');
     }
-    expect(findWebhookEvent(h.rt.db, eventId)).toEqual(before);
+    expect(findWebhookEvent(h.db, eventId)).toEqual(before);
     expect((await admin.page('/admin/merchants')).html).not.toContain('sneaky');
   });
 

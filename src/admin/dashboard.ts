@@ -9,15 +9,10 @@ import { SharedCache } from '../lib/shared-cache.ts';
 import { AdminAuthError } from '../services/admin-auth-error.ts';
 import { sessionFromToken } from '../services/admin-sessions.ts';
 import { depositTotals } from '../services/deposit-totals.ts';
+import type { Deps } from '../services/deps.ts';
 import { hotWalletHealth } from '../services/hot-wallet-health.ts';
 import { orderTotals } from '../services/order-totals.ts';
-import {
-  type AdminContext,
-  type AdminDeps,
-  type AdminEnv,
-  TOTALS_TTL_MS,
-  WALLETS_TTL_MS,
-} from './context.ts';
+import { type AdminContext, type AdminEnv, TOTALS_TTL_MS, WALLETS_TTL_MS } from './context.ts';
 import { renderErrorPage } from './error-page.tsx';
 import { en } from './i18n/en.ts';
 import { zh } from './i18n/zh.ts';
@@ -61,7 +56,7 @@ function innerPath(path: string, base: string): string {
  * page's CSRF token (and is refused when the browser says it came from another site); actions that
  * change something need the admin role. Refusals answer 4xx pages, never a redirect to success.
  */
-export function createAdminDashboard(deps: AdminDeps, options: { basePath: string }): Hono<AdminEnv> {
+export function createAdminDashboard(deps: Deps, options: { basePath: string }): Hono<AdminEnv> {
   const base = options.basePath.replace(/\/+$/, '');
   const now = () => deps.clock.now();
   const adapters = deps.adapters;
@@ -72,7 +67,7 @@ export function createAdminDashboard(deps: AdminDeps, options: { basePath: strin
     trust: new ProxyTrust(deps.config.trustProxy),
     totals: new SharedCache(() => orderTotals(deps), TOTALS_TTL_MS, now),
     wallets:
-      adapters && adapters.size > 0 && deps.keys
+      adapters.size > 0 && deps.keys
         ? new SharedCache(() => hotWalletHealth(deps, adapters), WALLETS_TTL_MS, now)
         : null,
     deposits: new SharedCache(() => depositTotals(deps), TOTALS_TTL_MS, now),
@@ -204,7 +199,7 @@ export function createAdminDashboard(deps: AdminDeps, options: { basePath: strin
  * The dashboard as a route group of the HTTP app (http/app.ts `extraRoutes`), mounted at
  * `basePath`: how `kassa start` and `kassa api` serve it when `admin.dashboard` is `api-port`.
  */
-export function dashboardRouteGroup(basePath = '/admin'): (ctx: { deps: AdminDeps }) => Hono {
+export function dashboardRouteGroup(basePath = '/admin'): (ctx: { deps: Deps }) => Hono {
   return (ctx) => {
     const app = new Hono();
     mountAdminDashboard(app, ctx.deps, { basePath });
@@ -213,7 +208,7 @@ export function dashboardRouteGroup(basePath = '/admin'): (ctx: { deps: AdminDep
 }
 
 /** Mounts the dashboard on `app` at `basePath` (default `/admin`). */
-export function mountAdminDashboard(app: Hono, deps: AdminDeps, options: { basePath?: string } = {}): void {
+export function mountAdminDashboard(app: Hono, deps: Deps, options: { basePath?: string } = {}): void {
   const basePath = options.basePath ?? '/admin';
   app.route(basePath, createAdminDashboard(deps, { basePath }) as unknown as Hono);
 }

@@ -1,4 +1,5 @@
-import { bootstrap, type Runtime } from '../bootstrap.ts';
+import { bootstrap } from '../bootstrap.ts';
+import type { Deps } from '../services/deps.ts';
 import { startApiServer } from './serve.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
@@ -12,7 +13,7 @@ export interface RunningWorker {
  * Loads the worker (workers/process.ts): given to `main` by the entry points, so that src/ never
  * imports workers/ and commands that run no worker never load it.
  */
-export type LoadWorker = () => Promise<(rt: Runtime) => Promise<RunningWorker>>;
+export type LoadWorker = () => Promise<(deps: Deps) => Promise<RunningWorker>>;
 
 /** Waits for SIGINT/SIGTERM, then runs `stop` once (a second signal exits at once). */
 export function onShutdown(stop: () => Promise<void>): void {

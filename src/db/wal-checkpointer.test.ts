@@ -84,7 +84,7 @@ describe('startWalCheckpointer', () => {
     const started = checkpointer;
     const insert = db.$client.prepare('INSERT INTO blobs (body) VALUES (?)');
     insert.run(Buffer.alloc(10));
-    await new Promise((r) => setTimeout(r, 350));
+    expect(await until(() => (started?.samples() ?? 0) >= 3, 2_000)).toBe(true); // a quiet start
     expect(started?.active()).toBe(false);
     commitEightMiB(); // 2,000 rows in one sample: 20,000 rows a second
     expect(await until(() => started?.active() === true, 2_000)).toBe(true);

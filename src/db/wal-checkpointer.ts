@@ -51,6 +51,8 @@ export interface WalCheckpointer {
   active(): boolean;
   /** The last checkpoint the thread made: log pages, pages copied into the database file, and when. */
   last(): { log: number; checkpointed: number; at: number } | null;
+  /** How many times the write rate was sampled so far (a test waits for samples, not for time). */
+  samples(): number;
   /** Ends the thread after a last checkpoint, and stops watching. */
   stop(): Promise<void>;
 }
@@ -98,6 +100,7 @@ export function startWalCheckpointer(
   let last: ReturnType<WalCheckpointer['last']> = null;
   let lastBusyAt = Date.now();
   let previous = totalChanges.get() as number;
+  let samples = 0;
   const begin = () => {
     thread = startThread(db, path, logger, (result) => {
       last = result;
@@ -115,6 +118,7 @@ export function startWalCheckpointer(
     const changes = totalChanges.get() as number;
     const perSecond = ((changes - previous) * 1000) / (options.sampleMs ?? SAMPLE_MS);
     previous = changes;
+    samples++;
     if (busyRows === 0 || perSecond >= busyRows) {
       lastBusyAt = now;
       if (!thread) begin(); // a thread that failed is not restarted until a quiet spell ends it
@@ -126,6 +130,7 @@ export function startWalCheckpointer(
   return {
     active: () => thread !== null && !thread.failed(),
     last: () => last,
+    samples: () => samples,
     async stop() {
       clearInterval(timer);
       await end();

@@ -1,13 +1,5 @@
-import {
-  type AdminRole,
-  type AdminUserRecord,
-  deleteAdminUser,
-  disableTotp,
-  findAdminUserByEmail,
-  insertAdminUser,
-  listAdminUsers,
-  replaceAdminPassword,
-} from '../db/repositories/admin-users.ts';
+import type { AdminRole, AdminUserRecord } from '../db/store.ts';
+
 import { AppError } from '../domain/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { hashPassword, passwordProblem } from '../lib/password.ts';
@@ -50,7 +42,7 @@ function view(u: AdminUserRecord, now: number): AdminUserView {
 }
 
 async function mustFind(deps: Pick<Deps, 'db'>, email: string): Promise<AdminUserRecord> {
-  const user = await findAdminUserByEmail(deps.db, normaliseEmail(email));
+  const user = await deps.db.findAdminUserByEmail(normaliseEmail(email));
   if (!user) throw new AppError('not_found', `No dashboard user ${normaliseEmail(email)}.`);
   return user;
 }
@@ -83,7 +75,7 @@ export async function createAdminUser(
     createdAt: now,
     updatedAt: now,
   };
-  if (!(await insertAdminUser(deps.db, record)))
+  if (!(await deps.db.insertAdminUser(record)))
     throw new AppError('validation', `A dashboard user ${email} exists already.`);
   return view(record, now);
 }
@@ -91,7 +83,7 @@ export async function createAdminUser(
 /** Every dashboard user, oldest first, without secrets. */
 export async function describeAdminUsers(deps: Pick<Deps, 'db' | 'clock'>): Promise<AdminUserView[]> {
   const now = deps.clock.now();
-  return (await listAdminUsers(deps.db)).map((u) => view(u, now));
+  return (await deps.db.listAdminUsers()).map((u) => view(u, now));
 }
 
 /**
@@ -105,7 +97,7 @@ export async function setAdminPassword(
   const user = await mustFind(deps, input.email);
   const problem = passwordProblem(input.password);
   if (problem) throw new AppError('validation', problem);
-  await replaceAdminPassword(deps.db, {
+  await deps.db.replaceAdminPassword({
     id: user.id,
     passwordHash: await hashPassword(input.password),
     now: deps.clock.now(),
@@ -115,11 +107,11 @@ export async function setAdminPassword(
 /** Turns a user's second factor off (`kassa admin reset-totp`, when the phone is lost). */
 export async function resetAdminTotp(deps: Pick<Deps, 'db' | 'clock'>, email: string): Promise<void> {
   const user = await mustFind(deps, email);
-  await disableTotp(deps.db, { id: user.id, now: deps.clock.now() });
+  await deps.db.disableTotp({ id: user.id, now: deps.clock.now() });
 }
 
 /** Removes a user and ends their sessions (`kassa admin remove-user`). */
 export async function removeAdminUser(deps: Pick<Deps, 'db'>, email: string): Promise<void> {
   const user = await mustFind(deps, email);
-  await deleteAdminUser(deps.db, user.id);
+  await deps.db.deleteAdminUser(user.id);
 }

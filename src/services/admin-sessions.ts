@@ -1,13 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  type AdminSessionWithUser,
-  deleteAdminSession,
-  deleteAdminSessionsOfUser,
-  findAdminSession,
-  listAdminSessionsOfUser,
-  touchAdminSession,
-} from '../db/repositories/admin-sessions.ts';
-import type { AdminRole, AdminSessionRecord } from '../db/repositories/admin-users.ts';
+import type { AdminRole, AdminSessionRecord, AdminSessionWithUser } from '../db/store.ts';
 import type { Deps } from './deps.ts';
 
 /** How long a half sign-in (right password, code not typed yet) stays open. */
@@ -87,31 +79,31 @@ export async function sessionFromToken(
 ): Promise<AdminSession | null> {
   if (!token || token.length > 100) return null;
   const now = deps.clock.now();
-  const found = await findAdminSession(deps.db, sessionIdOf(token));
+  const found = await deps.db.findAdminSession(sessionIdOf(token));
   if (!found) return null;
   const idleMs = deps.config.admin.idleMinutes * 60_000;
   if (found.expiresAt <= now || (found.stage === 'full' && now - found.lastSeenAt > idleMs)) {
-    await deleteAdminSession(deps.db, found.id);
+    await deps.db.deleteAdminSession(found.id);
     return null;
   }
-  if (now - found.lastSeenAt >= TOUCH_EVERY_MS) await touchAdminSession(deps.db, found.id, now);
+  if (now - found.lastSeenAt >= TOUCH_EVERY_MS) await deps.db.touchAdminSession(found.id, now);
   return toSession(found);
 }
 
 /** Ends the session of a cookie token (sign out here). */
 export async function signOut(deps: Pick<Deps, 'db'>, token: string): Promise<void> {
-  await deleteAdminSession(deps.db, sessionIdOf(token));
+  await deps.db.deleteAdminSession(sessionIdOf(token));
 }
 
 /** Ends every session of a user, this one included (sign out everywhere); returns how many ended. */
 export async function signOutEverywhere(deps: Pick<Deps, 'db'>, userId: string): Promise<number> {
-  return deleteAdminSessionsOfUser(deps.db, userId);
+  return await deps.db.deleteAdminSessionsOfUser(userId);
 }
 
 /** A user's open sessions, newest first, for the account page. */
 export async function listSessions(deps: Pick<Deps, 'db' | 'clock'>, userId: string) {
   const now = deps.clock.now();
-  return (await listAdminSessionsOfUser(deps.db, userId))
+  return (await deps.db.listAdminSessionsOfUser(userId))
     .filter((s) => s.expiresAt > now && s.stage === 'full')
     .map((s) => ({
       sessionId: s.id,

@@ -1,12 +1,5 @@
-import { findAdminSession } from '../db/repositories/admin-sessions.ts';
-import {
-  type AdminUserRecord,
-  completeSecondFactor,
-  findAdminUserByEmail,
-  findAdminUserById,
-  recordSignInFailure,
-  startAdminSession,
-} from '../db/repositories/admin-users.ts';
+import type { AdminUserRecord } from '../db/store.ts';
+
 import { hashPassword, verifyPassword } from '../lib/password.ts';
 import type { RateLimiter } from '../lib/rate-limiter.ts';
 import { verifyTotp } from '../lib/totp.ts';
@@ -50,7 +43,7 @@ function refuseIfLocked(user: AdminUserRecord, now: number): void {
 
 async function countFailure(deps: Pick<Deps, 'db' | 'config'>, user: AdminUserRecord, now: number) {
   const { failures, lockSeconds } = deps.config.admin.signInPerAccount;
-  const after = await recordSignInFailure(deps.db, {
+  const after = await deps.db.recordSignInFailure({
     id: user.id,
     now,
     failures,
@@ -75,7 +68,7 @@ export async function signInWithPassword(
   client: SignInClient,
 ): Promise<SignInResult> {
   admitAddress(deps, client);
-  const user = await findAdminUserByEmail(deps.db, normaliseEmail(input.email));
+  const user = await deps.db.findAdminUserByEmail(normaliseEmail(input.email));
   const now = deps.clock.now();
   if (!user) {
     await verifyPassword(input.password, await decoy());
@@ -96,7 +89,7 @@ export async function signInWithPassword(
     address: client.address,
     userAgent: client.userAgent,
   });
-  await startAdminSession(deps.db, { session, now, clearFailures: stage === 'full' });
+  await deps.db.startAdminSession({ session, now, clearFailures: stage === 'full' });
   return { token, userId: user.id, stage, expiresAt: session.expiresAt };
 }
 
@@ -114,9 +107,9 @@ export async function signInWithCode(
 ): Promise<SignInResult> {
   admitAddress(deps, client);
   const now = deps.clock.now();
-  const half = input.token ? await findAdminSession(deps.db, sessionIdOf(input.token)) : null;
+  const half = input.token ? await deps.db.findAdminSession(sessionIdOf(input.token)) : null;
   if (half?.stage !== 'password' || half.expiresAt <= now) throw new AdminAuthError('session');
-  const user = await findAdminUserById(deps.db, half.userId);
+  const user = await deps.db.findAdminUserById(half.userId);
   if (!user?.totpSealed) throw new AdminAuthError('session');
   refuseIfLocked(user, now);
   const key = Buffer.from(requireBox(deps as Deps).open(user.totpSealed, `${user.id}:totp`), 'base64');
@@ -136,7 +129,7 @@ export async function signInWithCode(
     address: client.address,
     userAgent: client.userAgent,
   });
-  const taken = await completeSecondFactor(deps.db, {
+  const taken = await deps.db.completeSecondFactor({
     userId: user.id,
     step: Number(step),
     previousSessionId: half.id,

@@ -1,9 +1,3 @@
-import {
-  disableTotp,
-  enableTotp,
-  findAdminUserById,
-  setPendingTotp,
-} from '../db/repositories/admin-users.ts';
 import { AppError } from '../domain/errors.ts';
 import { base32Encode } from '../lib/base32.ts';
 import { newTotpKey, otpauthUri, verifyTotp } from '../lib/totp.ts';
@@ -29,7 +23,7 @@ function issuer(deps: Pick<Deps, 'config'>): string {
 }
 
 async function mustFind(deps: Pick<Deps, 'db'>, userId: string) {
-  const user = await findAdminUserById(deps.db, userId);
+  const user = await deps.db.findAdminUserById(userId);
   if (!user) throw new AppError('not_found', 'No such dashboard user.');
   return user;
 }
@@ -46,7 +40,7 @@ export async function beginTotpSetup(
   if (user.totpSealed) throw new AppError('validation', 'The second factor is on already.');
   const key = newTotpKey();
   const sealed = requireBox(deps as Deps).seal(key.toString('base64'), aad(userId));
-  await setPendingTotp(deps.db, { id: userId, sealed, now: deps.clock.now() });
+  await deps.db.setPendingTotp({ id: userId, sealed, now: deps.clock.now() });
   return { secret: base32Encode(key), uri: otpauthUri(key, issuer(deps), user.email) };
 }
 
@@ -76,7 +70,7 @@ export async function confirmTotpSetup(
   const now = deps.clock.now();
   const step = verifyTotp(key, input.code, now);
   if (step === null) throw new AdminAuthError('code');
-  const enabled = await enableTotp(deps.db, {
+  const enabled = await deps.db.enableTotp({
     id: user.id,
     pendingSealed: user.totpPendingSealed,
     step: Number(step),
@@ -101,5 +95,5 @@ export async function turnOffTotp(
     notAfterStep: user.totpLastStep === null ? null : BigInt(user.totpLastStep),
   });
   if (step === null) throw new AdminAuthError('code');
-  await disableTotp(deps.db, { id: user.id, now: deps.clock.now() });
+  await deps.db.disableTotp({ id: user.id, now: deps.clock.now() });
 }

@@ -1,20 +1,7 @@
 import { isChainError } from '../chains/errors.ts';
 import type { ChainAdapter, ChainHeads, RecordedSpend, SignedPayout, TokenSpec } from '../chains/port.ts';
 import { describeVerdict } from '../chains/slot-verdict.ts';
-import { recordedSpends } from '../db/repositories/payouts.ts';
-import {
-  findSweep,
-  highestRecordedNonce,
-  type NewOperatorCost,
-  type NewSweepTx,
-  recordSweepStep,
-  type Sweep,
-  type SweepStatus,
-  type SweepTx,
-  type SweepTxUpdate,
-  sweepSpendsFrom,
-  sweepTxsOf,
-} from '../db/repositories/sweeps.ts';
+import type { NewOperatorCost, NewSweepTx, Sweep, SweepStatus, SweepTx, SweepTxUpdate } from '../db/store.ts';
 import { familyOf } from '../domain/chains.ts';
 import { formatAmount } from '../domain/money.ts';
 import type { HotWallet } from '../keys/key-ring.ts';
@@ -64,7 +51,7 @@ export async function advanceSweep(run: SweepRun, start: Sweep): Promise<Sweep> 
   let sweep = start;
   for (let i = 0; i < 8; i++) {
     const moved = await step(run, sweep);
-    const fresh = await findSweep(run.deps.db, sweep.id);
+    const fresh = await run.deps.db.findSweep(sweep.id);
     if (!fresh) return sweep;
     sweep = fresh;
     if (!moved || sweep.status === 'final' || sweep.status === 'failed') break;
@@ -74,7 +61,7 @@ export async function advanceSweep(run: SweepRun, start: Sweep): Promise<Sweep> 
 
 /** One step; true when the sweep moved (and may move again now). */
 async function step(run: SweepRun, sweep: Sweep): Promise<boolean> {
-  const txs = await sweepTxsOf(run.deps.db, sweep.id);
+  const txs = await run.deps.db.sweepTxsOf(sweep.id);
   switch (sweep.status) {
     case 'planned':
       return sendGas(run, sweep);
@@ -104,7 +91,7 @@ async function wait(
   to: SweepStatus = sweep.status,
 ): Promise<false> {
   const tries = sweep.tries + 1;
-  await recordSweepStep(run.deps.db, {
+  await run.deps.db.recordSweepStep({
     step: {
       id: sweep.id,
       from: sweep.status,
@@ -123,9 +110,9 @@ async function fail(
   run: SweepRun,
   sweep: Sweep,
   reason: string,
-  extra: Omit<Parameters<typeof recordSweepStep>[1], 'step' | 'now'> = {},
+  extra: Omit<Parameters<SweepRun['deps']['db']['recordSweepStep']>[0], 'step' | 'now'> = {},
 ): Promise<false> {
-  await recordSweepStep(run.deps.db, {
+  await run.deps.db.recordSweepStep({
     ...extra,
     step: { id: sweep.id, from: sweep.status, to: 'failed', error: reason },
     now: run.deps.clock.now(),
@@ -142,7 +129,7 @@ async function nextNonce(run: SweepRun, address: string): Promise<number | null>
   if (!run.adapter.nextNonce) return null;
   return Math.max(
     await run.adapter.nextNonce(address),
-    (await highestRecordedNonce(run.deps.db, run.adapter.chain, address)) + 1,
+    (await run.deps.db.highestNonce(run.adapter.chain, address)) + 1,
   );
 }
 
@@ -188,7 +175,7 @@ async function sendGas(run: SweepRun, sweep: Sweep): Promise<boolean> {
   if (quote.amountBase === 0n) return fail(run, sweep, 'The address holds nothing to sweep any more.');
   const now = run.deps.clock.now();
   if (quote.topUpBase === 0n && quote.delegateSun === 0n) {
-    await recordSweepStep(run.deps.db, {
+    await run.deps.db.recordSweepStep({
       step: { id: sweep.id, from: 'planned', to: 'gas_final', error: null },
       now,
     });
@@ -224,7 +211,7 @@ async function sendGas(run: SweepRun, sweep: Sweep): Promise<boolean> {
       return wait(run, sweep, `The hot wallet cannot pay the sweep's fees now: ${(error as Error).message}`);
     throw error;
   }
-  await recordSweepStep(run.deps.db, {
+  await run.deps.db.recordSweepStep({
     step: { id: sweep.id, from: 'planned', to: 'gas_sent', error: null },
     newTxs: [newTx(sweep, role, hot.address, sweep.address, signed, value)],
     now,
@@ -239,7 +226,7 @@ async function sendGas(run: SweepRun, sweep: Sweep): Promise<boolean> {
     },
     role === 'topup' ? 'sweep gas top-up signed' : 'sweep energy lending signed',
   );
-  const [stored] = (await sweepTxsOf(run.deps.db, sweep.id)).filter((t) => t.txHash === signed.txHash);
+  const [stored] = (await run.deps.db.sweepTxsOf(sweep.id)).filter((t) => t.txHash === signed.txHash);
   if (stored) await followTx(run, sweep, stored);
   return false; // the top-up must be final before the transfer is signed
 }
@@ -252,11 +239,11 @@ async function sendGas(run: SweepRun, sweep: Sweep): Promise<boolean> {
 async function followGas(run: SweepRun, sweep: Sweep, txs: SweepTx[]): Promise<boolean> {
   const gas = txs.filter((t) => t.role === 'topup' || t.role === 'delegate');
   for (const t of gas.filter((t) => LIVE_TX.includes(t.status))) await followTx(run, sweep, t);
-  const now = await sweepTxsOf(run.deps.db, sweep.id);
+  const now = await run.deps.db.sweepTxsOf(sweep.id);
   const current = now.filter((t) => t.role === 'topup' || t.role === 'delegate');
   if (current.some((t) => LIVE_TX.includes(t.status))) return false;
   if (current.some((t) => t.status === 'dropped' || t.status === 'failed')) {
-    await recordSweepStep(run.deps.db, {
+    await run.deps.db.recordSweepStep({
       step: {
         id: sweep.id,
         from: 'gas_sent',
@@ -267,17 +254,17 @@ async function followGas(run: SweepRun, sweep: Sweep, txs: SweepTx[]): Promise<b
     });
     return true;
   }
-  const fresh = (await findSweep(run.deps.db, sweep.id)) ?? sweep;
+  const fresh = (await run.deps.db.findSweep(sweep.id)) ?? sweep;
   if (fresh.held) return false;
   if (sweep.feeMode === 'delegate' && !current.some((t) => t.role === 'delegate')) {
     // the activation is final; lend the energy now (priced again from `planned`, so a crash resumes there)
-    await recordSweepStep(run.deps.db, {
+    await run.deps.db.recordSweepStep({
       step: { id: sweep.id, from: 'gas_sent', to: 'planned' },
       now: run.deps.clock.now(),
     });
     return sendGas(run, { ...fresh, status: 'planned' });
   }
-  await recordSweepStep(run.deps.db, {
+  await run.deps.db.recordSweepStep({
     step: { id: sweep.id, from: 'gas_sent', to: 'gas_final', error: null },
     now: run.deps.clock.now(),
   });
@@ -321,7 +308,7 @@ async function signTransfer(run: SweepRun, sweep: Sweep): Promise<boolean> {
     if (isChainError(error, 'payout_rejected')) return fail(run, sweep, error.message);
     throw error;
   }
-  await recordSweepStep(run.deps.db, {
+  await run.deps.db.recordSweepStep({
     step: {
       id: sweep.id,
       from: 'gas_final',
@@ -353,26 +340,26 @@ async function signTransfer(run: SweepRun, sweep: Sweep): Promise<boolean> {
 async function followTransfer(run: SweepRun, sweep: Sweep, txs: SweepTx[]): Promise<boolean> {
   const transfer = txs.filter((t) => t.role === 'transfer').at(-1);
   if (!transfer) {
-    await recordSweepStep(run.deps.db, {
+    await run.deps.db.recordSweepStep({
       step: { id: sweep.id, from: sweep.status, to: 'gas_final' },
       now: run.deps.clock.now(),
     });
     return true;
   }
   if (LIVE_TX.includes(transfer.status)) await followTx(run, sweep, transfer);
-  const after = await sweepTxsOf(run.deps.db, sweep.id);
+  const after = await run.deps.db.sweepTxsOf(sweep.id);
   const t = after.find((x) => x.id === transfer.id) as SweepTx;
   const now = run.deps.clock.now();
   if (t.status === 'signed') return false;
   if (t.status === 'broadcast' || t.status === 'mined') {
     if (sweep.status === 'signed') {
-      await recordSweepStep(run.deps.db, { step: { id: sweep.id, from: 'signed', to: 'broadcast' }, now });
+      await run.deps.db.recordSweepStep({ step: { id: sweep.id, from: 'signed', to: 'broadcast' }, now });
       return true;
     }
     return false;
   }
   if (t.status === 'dropped') {
-    await recordSweepStep(run.deps.db, {
+    await run.deps.db.recordSweepStep({
       step: { id: sweep.id, from: sweep.status, to: 'gas_final', error: t.error },
       now,
     });
@@ -393,7 +380,7 @@ async function followTransfer(run: SweepRun, sweep: Sweep, txs: SweepTx[]): Prom
         sun: BigInt(lent.valueBase),
         reclaim: true,
       });
-      await recordSweepStep(run.deps.db, {
+      await run.deps.db.recordSweepStep({
         step: { id: sweep.id, from: sweep.status, to: 'broadcast' },
         newTxs: [newTx(sweep, 'undelegate', run.hot.address, sweep.address, signed, BigInt(lent.valueBase))],
         now,
@@ -402,12 +389,12 @@ async function followTransfer(run: SweepRun, sweep: Sweep, txs: SweepTx[]): Prom
     }
     if (LIVE_TX.includes(live.status)) {
       await followTx(run, sweep, live);
-      const again = (await sweepTxsOf(run.deps.db, sweep.id)).find((x) => x.id === live.id);
+      const again = (await run.deps.db.sweepTxsOf(sweep.id)).find((x) => x.id === live.id);
       if (again && LIVE_TX.includes(again.status)) return false;
       return true;
     }
   }
-  await recordSweepStep(run.deps.db, {
+  await run.deps.db.recordSweepStep({
     step: { id: sweep.id, from: sweep.status, to: 'final', error: null },
     now,
   });
@@ -463,7 +450,7 @@ async function followTx(run: SweepRun, sweep: Sweep, tx: SweepTx): Promise<void>
   const { adapter, deps } = run;
   const now = () => deps.clock.now();
   const update = async (u: Omit<SweepTxUpdate, 'id'>, costs: NewOperatorCost[] = []) =>
-    recordSweepStep(deps.db, { txs: [{ id: tx.id, ...u }], costs, now: now() });
+    deps.db.recordSweepStep({ txs: [{ id: tx.id, ...u }], costs, now: now() });
   let status = tx.status;
   const send = async () => {
     const result = await adapter.broadcast({ raw: tx.rawTx, txHash: tx.txHash });
@@ -500,10 +487,10 @@ async function followTx(run: SweepRun, sweep: Sweep, tx: SweepTx): Promise<void>
       },
       costOf(run, sweep, done, fee),
     );
-    const now = await findSweep(deps.db, sweep.id);
+    const now = await deps.db.findSweep(sweep.id);
     if (now?.held) {
       // the transaction that looked replaced by something unknown was ours after all (a lagging node)
-      await recordSweepStep(deps.db, {
+      await deps.db.recordSweepStep({
         step: { id: sweep.id, from: now.status, to: now.status, held: false, error: null },
         now: deps.clock.now(),
       });
@@ -520,14 +507,14 @@ async function followTx(run: SweepRun, sweep: Sweep, tx: SweepTx): Promise<void>
   }
   if (status === 'mined') await update({ status: 'broadcast', blockNum: null }); // a reorganisation took it out
   const recorded = [
-    ...(await sweepSpendsFrom(deps.db, {
+    ...(await deps.db.sweepSpendsFrom({
       chain: sweep.chain,
       from: tx.fromAddress,
       nonce: tx.nonce,
       except: tx.id,
     })),
     ...(
-      await recordedSpends(deps.db, {
+      await deps.db.recordedSpends({
         chain: sweep.chain,
         from: tx.fromAddress,
         exceptOrder: '',
@@ -549,7 +536,7 @@ async function followTx(run: SweepRun, sweep: Sweep, tx: SweepTx): Promise<void>
   } else if (verdict.state === 'unexplained') {
     if (!sweep.held) {
       const reason = `Its spend slot (${tx.slot ?? 'unknown'}) was used by a transaction Kassa did not record: ${verdict.detail}`;
-      await recordSweepStep(deps.db, {
+      await deps.db.recordSweepStep({
         step: { id: sweep.id, from: sweep.status, to: sweep.status, held: true, error: reason },
         now: now(),
       });

@@ -1,9 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  type AttemptRecord,
-  recordWebhookAttempt,
-  type WebhookEvent,
-} from '../db/repositories/webhook-events.ts';
+import type { AttemptRecord, WebhookEvent } from '../db/store.ts';
 import type { Deps } from './deps.ts';
 import type { Merchant } from './merchant-directory.ts';
 import { sendWebhook } from './send-webhook.ts';
@@ -85,7 +81,7 @@ export async function attemptWebhook(
   random: () => number = Math.random,
 ): Promise<AttemptReport> {
   const result = await performWebhookAttempt(deps, event, merchant, random);
-  return { ...result, recorded: await recordWebhookAttempt(deps.db, result) };
+  return { ...result, recorded: await deps.db.recordWebhookAttempt(result) };
 }
 
 function hostOf(url: string): string | null {

@@ -1,4 +1,3 @@
-import { consumeNonce } from '../db/repositories/nonces.ts';
 import { AppError, MESSAGES, validationError } from '../domain/errors.ts';
 import { hmacHexEquals } from '../lib/hmac.ts';
 import type { Deps } from './deps.ts';
@@ -38,12 +37,14 @@ export function parseEnvelope(body: unknown): Envelope {
  * else every active merchant in turn (one HMAC each, constant time). The directory is never re-read
  * here, so a failed signature costs HMACs only. Throws 401 when nobody matches.
  */
-export function findSigner<P>(
+export async function findSigner<P>(
   directory: MerchantDirectory,
   merchantId: string | undefined,
   verify: (merchant: Merchant) => P | null,
-): { merchant: Merchant; purpose: P } {
-  const candidates = merchantId ? [directory.byId(merchantId)].filter((m) => m !== null) : directory.active();
+): Promise<{ merchant: Merchant; purpose: P }> {
+  const candidates = merchantId
+    ? [await directory.byId(merchantId)].filter((m) => m !== null)
+    : await directory.active();
   for (const merchant of candidates) {
     const purpose = verify(merchant);
     if (purpose !== null) return { merchant, purpose };
@@ -56,11 +57,11 @@ export function findSigner<P>(
  * (its exact bytes in the body, or JSON.stringify of it). Does not consume the nonce: call
  * `consumeRequestNonce` once the request is admitted.
  */
-export function authenticatePost(
+export async function authenticatePost(
   deps: Pick<Deps, 'config' | 'clock'>,
   directory: MerchantDirectory,
   input: { envelope: Envelope; rawData: string | null; merchantId: string | undefined },
-): Merchant {
+): Promise<Merchant> {
   const { envelope } = input;
   const windowMs = deps.config.auth.timestampWindowSeconds * 1000;
   if (Math.abs(deps.clock.now() - envelope.timestamp * 1000) > windowMs)
@@ -68,9 +69,10 @@ export function authenticatePost(
   if (!HEX_SIGN.test(envelope.sign)) throw new AppError('invalid_signature');
   const messages = [JSON.stringify(envelope.data)];
   if (input.rawData !== null && input.rawData !== messages[0]) messages.unshift(input.rawData);
-  return findSigner(directory, input.merchantId, (m) =>
+  const { merchant } = await findSigner(directory, input.merchantId, (m) =>
     messages.some((message) => hmacHexEquals(m.token, message, envelope.sign)) ? true : null,
-  ).merchant;
+  );
+  return merchant;
 }
 
 /** Records the envelope's nonce for the merchant; throws 401 when it was used within the window. */
@@ -80,7 +82,7 @@ export async function consumeRequestNonce(
   envelope: Envelope,
 ): Promise<void> {
   const expiresAt = envelope.timestamp * 1000 + deps.config.auth.timestampWindowSeconds * 1000 + 1000;
-  if (!(await consumeNonce(deps.db, merchant.id, envelope.nonce, expiresAt)))
+  if (!(await deps.db.consumeNonce(merchant.id, envelope.nonce, expiresAt)))
     throw new AppError('nonce_reused');
 }
 
@@ -95,7 +97,7 @@ export type SignPurpose = 'merchant' | 'checkout';
  * Authenticates a GET whose `sign` is the HMAC of the orderId under one of the keys `accept` names
  * (the merchant's token, or its checkout link key); says which one matched.
  */
-export function authenticateOrderQuery(
+export async function authenticateOrderQuery(
   directory: MerchantDirectory,
   input: {
     orderId: string | undefined;
@@ -103,12 +105,12 @@ export function authenticateOrderQuery(
     merchantId: string | undefined;
     accept: readonly SignPurpose[];
   },
-): { merchant: Merchant; orderId: string; purpose: SignPurpose } {
+): Promise<{ merchant: Merchant; orderId: string; purpose: SignPurpose }> {
   const { orderId, sign } = input;
   if (!orderId) throw validationError(MESSAGES.orderIdBlank);
   if (!sign) throw validationError(MESSAGES.signBlank);
   if (!HEX_SIGN.test(sign)) throw new AppError('invalid_signature');
-  const { merchant, purpose } = findSigner<SignPurpose>(directory, input.merchantId, (m) => {
+  const { merchant, purpose } = await findSigner<SignPurpose>(directory, input.merchantId, (m) => {
     for (const purpose of input.accept) {
       const key = purpose === 'merchant' ? m.token : m.checkoutKey;
       if (hmacHexEquals(key, orderId, sign)) return purpose;

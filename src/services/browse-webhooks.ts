@@ -1,10 +1,5 @@
-import { listMerchants } from '../db/repositories/merchants.ts';
-import type { WebhookAttempt } from '../db/repositories/webhook-events.ts';
-import {
-  lastAttemptsOf,
-  listWebhookEventsPage,
-  type WebhookLogEvent,
-} from '../db/repositories/webhook-log.ts';
+import type { WebhookAttempt, WebhookLogEvent } from '../db/store.ts';
+
 import { AppError } from '../domain/errors.ts';
 import type { Deps } from './deps.ts';
 import { cursorText, parseCursor } from './search-orders.ts';
@@ -41,7 +36,7 @@ export async function browseWebhooks(
     throw new AppError('validation', 'status must be pending, delivered or failed.');
   if (query.type && !/^[A-Z_]{1,40}$/.test(query.type))
     throw new AppError('validation', 'type must be an event type such as ORDER_SUCCESS.');
-  const page = await listWebhookEventsPage(deps.db, {
+  const page = await deps.db.listWebhookEventsPage({
     filter: {
       status: (query.status || undefined) as WebhookLogEvent['status'] | undefined,
       merchantId: query.merchant || undefined,
@@ -50,11 +45,8 @@ export async function browseWebhooks(
     after: query.after ? parseCursor(query.after) : null,
     limit,
   });
-  const last = await lastAttemptsOf(
-    deps.db,
-    page.events.map((e) => e.id),
-  );
-  const names = new Map((await listMerchants(deps.db)).map((m) => [m.id, m.name]));
+  const last = await deps.db.lastAttemptsOf(page.events.map((e) => e.id));
+  const names = new Map((await deps.db.listMerchants()).map((m) => [m.id, m.name]));
   return {
     events: page.events.map((e) => ({
       ...e,

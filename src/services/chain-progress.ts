@@ -1,22 +1,9 @@
-import type { ChainHealth, ChainStatus } from '../chains/health.ts';
-import type { ChainAdapter } from '../chains/port.ts';
+import type { ChainStatus } from '../chains/health.ts';
 import { activeChain } from '../config/active-chain.ts';
 import type { Config } from '../config/schema.ts';
-import { type CursorTimes, cursorTimes } from '../db/repositories/ops.ts';
+import type { CursorTimes } from '../db/store.ts';
 import { CHAINS, type Chain } from '../domain/chains.ts';
 import type { Deps } from './deps.ts';
-
-/**
- * What a process may know beyond the database. `startApiServer` is handed the bootstrap Runtime,
- * which carries both: `health` is filled by the worker's chain jobs when the worker runs in this
- * process (`kassa start`) and stays empty in `kassa api`; `adapters` are this process's own.
- */
-export interface OpsSources {
-  health?: ChainHealth;
-  adapters?: ReadonlyMap<Chain, ChainAdapter>;
-}
-
-export type OpsDeps = Pick<Deps, 'config' | 'db' | 'clock'> & OpsSources;
 
 /** Where a chain's scanner stands, and whether it is within its lag budget. */
 export interface ChainProgress {
@@ -157,10 +144,12 @@ function fromCheckpoint(
  * judged from the in-process worker when it watches that chain, else from the checkpoint in the
  * database. Reads only; never throws for a chain that has not started.
  */
-export async function chainProgress(deps: OpsDeps): Promise<ChainProgress[]> {
+export async function chainProgress(
+  deps: Pick<Deps, 'config' | 'db' | 'clock' | 'health'>,
+): Promise<ChainProgress[]> {
   const now = deps.clock.now();
-  const cursors = new Map(cursorTimes(deps.db).map((c) => [c.chain, c]));
-  const statuses = new Map((deps.health?.all() ?? []).map((s) => [s.chain, s]));
+  const cursors = new Map((await deps.db.cursorTimes()).map((c) => [c.chain, c]));
+  const statuses = new Map(deps.health.all().map((s) => [s.chain, s]));
   const out: ChainProgress[] = [];
   for (const chain of CHAINS) {
     if (!activeChain(deps.config, chain).enabled) continue;

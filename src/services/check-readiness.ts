@@ -1,5 +1,5 @@
-import { probeWrite } from '../db/repositories/ops.ts';
-import { type ChainProgress, chainProgress, type OpsDeps } from './chain-progress.ts';
+import { type ChainProgress, chainProgress } from './chain-progress.ts';
+import type { Deps } from './deps.ts';
 
 /** A write probe younger than this is reused, so a flood of probes costs at most one write a second. */
 export const WRITE_PROBE_REUSE_MS = 1000;
@@ -22,11 +22,14 @@ export interface Readiness {
   chains: ChainProgress[];
 }
 
-function probe(deps: OpsDeps, now: number): DatabaseCheck {
+async function probe(
+  deps: Pick<Deps, 'config' | 'db' | 'clock' | 'health'>,
+  now: number,
+): Promise<DatabaseCheck> {
   const started = performance.now();
   let error: string | null = null;
   try {
-    probeWrite(deps.db, now);
+    await deps.db.probeWrite(now);
   } catch (e) {
     error = (e as Error).message;
   }
@@ -45,11 +48,14 @@ function probe(deps: OpsDeps, now: number): DatabaseCheck {
  * `previous` is reused while younger than WRITE_PROBE_REUSE_MS. Never throws: a failed write is
  * reported as not writable.
  */
-export async function checkReadiness(deps: OpsDeps, previous?: Readiness | null): Promise<Readiness> {
+export async function checkReadiness(
+  deps: Pick<Deps, 'config' | 'db' | 'clock' | 'health'>,
+  previous?: Readiness | null,
+): Promise<Readiness> {
   const checkedAt = deps.clock.now();
   const age = previous ? checkedAt - previous.database.probedAt : Number.POSITIVE_INFINITY;
   const database =
-    previous && age >= 0 && age < WRITE_PROBE_REUSE_MS ? previous.database : probe(deps, checkedAt);
+    previous && age >= 0 && age < WRITE_PROBE_REUSE_MS ? previous.database : await probe(deps, checkedAt);
   const chains = await chainProgress(deps);
   return { ready: database.writable && chains.every((c) => c.ready), checkedAt, database, chains };
 }

@@ -1,12 +1,5 @@
-import {
-  oldestQueuedPayouts,
-  orderCounts,
-  reorgStats,
-  webhookAttemptsSince,
-  webhookEventCounts,
-} from '../db/repositories/ops.ts';
-import { heldPayoutCounts } from '../db/repositories/payouts.ts';
-import { type ChainProgress, chainProgress, type OpsDeps } from './chain-progress.ts';
+import { type ChainProgress, chainProgress } from './chain-progress.ts';
+import type { Deps } from './deps.ts';
 import { PrometheusText, type Sample } from './prometheus-text.ts';
 import { sweepMetrics } from './sweep-metrics.ts';
 
@@ -29,14 +22,16 @@ function perChain(progress: ChainProgress[], pick: (p: ChainProgress) => number 
  * per chain and redacted URL (this process's adapters); webhook events by status and delivery
  * attempts; process memory. Reads only. Costs one pass over the orders and webhook_events indexes.
  */
-export async function collectMetrics(deps: OpsDeps): Promise<string> {
+export async function collectMetrics(
+  deps: Pick<Deps, 'config' | 'db' | 'clock' | 'health' | 'adapters'>,
+): Promise<string> {
   const now = deps.clock.now();
   const text = new PrometheusText();
   text.family('kassa_info', 'gauge', 'Always 1; labels describe this installation.', [
     { labels: { network: deps.config.network }, value: 1 },
   ]);
 
-  const counts = orderCounts(deps.db);
+  const counts = await deps.db.orderCounts();
   text.family(
     'kassa_orders',
     'gauge',
@@ -58,7 +53,7 @@ export async function collectMetrics(deps: OpsDeps): Promise<string> {
     'Payouts accepted and not yet signed and sent (status INIT), per chain.',
     [...queueChains].map((chain) => ({ labels: { chain }, value: queued.get(chain) ?? 0 })),
   );
-  const held = await heldPayoutCounts(deps.db);
+  const held = await deps.db.heldPayoutCounts();
   const heldChains = new Set([...queueChains, ...held.map((h) => h.chain)]);
   text.family(
     'kassa_payouts_held',
@@ -76,7 +71,7 @@ export async function collectMetrics(deps: OpsDeps): Promise<string> {
     'kassa_payout_queue_oldest_seconds',
     'gauge',
     'Age of the oldest payout still waiting to be sent, per chain (absent when none waits).',
-    oldestQueuedPayouts(deps.db).map((p) => ({
+    (await deps.db.oldestQueuedPayouts()).map((p) => ({
       labels: { chain: p.chain },
       value: Math.max(0, (now - p.createdAt) / 1000),
     })),
@@ -132,7 +127,7 @@ export async function collectMetrics(deps: OpsDeps): Promise<string> {
       perChain(progress, (p) => p.budgetSeconds),
     );
 
-  const reorgs = reorgStats(deps.db);
+  const reorgs = await deps.db.reorgStats();
   text
     .family(
       'kassa_chain_reorgs_total',
@@ -151,7 +146,7 @@ export async function collectMetrics(deps: OpsDeps): Promise<string> {
 
   const requests: Sample[] = [];
   const errors: Sample[] = [];
-  for (const [chain, adapter] of deps.adapters ?? []) {
+  for (const [chain, adapter] of deps.adapters) {
     for (const s of adapter.rpcStatistics?.() ?? []) {
       requests.push({ labels: { chain, url: s.url }, value: s.requests });
       errors.push({ labels: { chain, url: s.url }, value: s.errors });
@@ -171,7 +166,7 @@ export async function collectMetrics(deps: OpsDeps): Promise<string> {
       errors,
     );
 
-  const events = webhookEventCounts(deps.db);
+  const events = await deps.db.webhookEventCounts();
   const byStatus = new Map(events.byStatus.map((s) => [s.status, s.n]));
   text.family(
     'kassa_webhook_events',
@@ -189,7 +184,7 @@ export async function collectMetrics(deps: OpsDeps): Promise<string> {
     [{ value: events.oldestPendingAt === null ? 0 : Math.max(0, (now - events.oldestPendingAt) / 1000) }],
   );
   const totals = attemptTotals.get(deps.db) ?? { lastId: 0, attempts: 0, delivered: 0 };
-  const fresh = webhookAttemptsSince(deps.db, totals.lastId);
+  const fresh = await deps.db.webhookAttemptsSince(totals.lastId);
   totals.lastId = fresh.lastId;
   totals.attempts += fresh.attempts;
   totals.delivered += fresh.delivered;

@@ -1,11 +1,9 @@
-import { createOrder } from '../db/repositories/orders.ts';
 import { familyOf } from '../domain/chains.ts';
 import type { Order } from '../domain/order.ts';
-import { newId } from '../lib/ids.ts';
 import { checkoutSign } from './checkout-link.ts';
 import { type Deps, requireKeys } from './deps.ts';
 import type { Merchant } from './merchant-directory.ts';
-import { assertSameParams, paramsKeyOf, validateOrderInput } from './order-input.ts';
+import { assertSameParams, generatedOrderId, paramsKeyOf, validateOrderInput } from './order-input.ts';
 
 /** The interface's PaymentAddress for a collection. */
 export interface CollectionCreated {
@@ -42,7 +40,7 @@ export async function createCollection(
   const input = await validateOrderInput(deps, merchant.kind, data);
   const keys = requireKeys(deps);
   const now = deps.clock.now();
-  const orderId = input.orderId ?? newId('ord');
+  const orderId = input.orderId ?? generatedOrderId();
   const paramsKey = paramsKeyOf({
     type: 'COLLECTION',
     chain: input.chain,
@@ -50,7 +48,7 @@ export async function createCollection(
     amount: input.amountBase.toString(),
     uid: input.uid,
   });
-  const result = await createOrder(deps.db, {
+  const result = await deps.db.createOrder({
     order: {
       merchantId: merchant.id,
       orderId,

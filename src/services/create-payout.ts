@@ -1,5 +1,3 @@
-import { findOrderByMerchantOrderId, orderParamsKey } from '../db/repositories/orders.ts';
-import { acceptPayout } from '../db/repositories/payouts.ts';
 import type { Chain } from '../domain/chains.ts';
 import { AppError, MESSAGES, validationError } from '../domain/errors.ts';
 import { insufficientFunds } from '../domain/ledger.ts';
@@ -13,16 +11,15 @@ import {
   needsApproval,
 } from '../domain/payout-limits.ts';
 import { isAddressForChain, normaliseAddress } from '../keys/address-format.ts';
-import { newId } from '../lib/ids.ts';
 import { type Deps, requireKeys } from './deps.ts';
 import type { Merchant } from './merchant-directory.ts';
-import { assertSameParams, paramsKeyOf, textField, validateOrderInput } from './order-input.ts';
+import { assertSameParams, generatedOrderId, paramsKeyOf, validateOrderInput } from './order-input.ts';
 import { hotWalletShortfall } from './payout-funding.ts';
 
 /** The merchant's payout with that orderId and the parameters it was created with, if any. */
 async function findPayout(deps: Deps, merchantId: string, orderId: string) {
-  const order = findOrderByMerchantOrderId(deps.db, merchantId, orderId);
-  return order ? { order, paramsKey: orderParamsKey(deps.db, order.id) ?? '' } : null;
+  const order = await deps.db.findOrderByMerchantOrderId(merchantId, orderId);
+  return order ? { order, paramsKey: (await deps.db.orderParamsKey(order.id)) ?? '' } : null;
 }
 
 /** The interface's PaymentAddress for a payout (no uid, no paymentUrl). */
@@ -51,17 +48,13 @@ export async function createPayout(
   merchant: Merchant,
   data: Record<string, unknown>,
 ): Promise<PayoutCreated> {
-  let receiveAddress: string | null = null;
-  const input = await validateOrderInput(deps, merchant.kind, data, () => {
-    receiveAddress = textField(data, 'receiveAddress');
-    if (!receiveAddress) throw validationError(MESSAGES.receiveAddressBlank);
-  });
-  const destination = receiveAddress as unknown as string;
+  const input = await validateOrderInput(deps, merchant.kind, data, 'payout');
+  const destination = input.receiveAddress as string;
   if (!isAddressForChain(input.chain, destination)) throw validationError(MESSAGES.receiveAddressError);
   const to = normaliseAddress(input.chain, destination);
   const hot = requireKeys(deps).hotWallet(input.chain);
   if (to.toLowerCase() === hot.address.toLowerCase()) throw validationError(MESSAGES.receiveAddressError);
-  const orderId = input.orderId ?? newId('ord');
+  const orderId = input.orderId ?? generatedOrderId();
   const paramsKey = paramsKeyOf({
     type: 'PAYOUT',
     chain: input.chain,
@@ -93,60 +86,62 @@ export async function createPayout(
     : null;
   const approval = needsApproval(limits, input.amountBase, decimals) ? MESSAGES.waitingForApproval : null;
   const now = deps.clock.now();
-  const result = await acceptPayout(deps.db, {
-    order: {
-      merchantId: merchant.id,
-      orderId,
-      uid: input.uid,
-      type: 'PAYOUT',
-      chain: input.chain,
-      symbol: input.token.symbol,
-      tokenContract: input.token.contract,
-      decimals,
-      amount: input.amount,
-      amountBase: input.amountBase,
-      fee: deps.config.orders.handlingFee,
-      address: hot.address,
-      receiveAddress: to,
-      expiresAt: now + deps.config.orders.payoutTtlSeconds * 1000,
-      paramsKey,
-      reason: approval,
-    },
-    freezeBase: settings.requireMerchantBalance ? input.amountBase + feeBase : null,
-    approval,
-    nativeSymbol: wallet?.native.symbol ?? null,
-    balanceReadAt,
-    dayStart: now - DAY_MS,
-    now,
-    judge(facts) {
-      if (limits.dailyAmount !== null)
-        checkDailyPayouts(limits, facts.paidToday(), input.amountBase, decimals);
-      if (settings.requireMerchantBalance) {
-        const { available } = facts.balance();
-        if (available < input.amountBase + feeBase)
-          throw insufficientFunds({ available, amountBase: input.amountBase, feeBase, decimals });
+  const result = await deps.db
+    .acceptPayout({
+      order: {
+        merchantId: merchant.id,
+        orderId,
+        uid: input.uid,
+        type: 'PAYOUT',
+        chain: input.chain,
+        symbol: input.token.symbol,
+        tokenContract: input.token.contract,
+        decimals,
+        amount: input.amount,
+        amountBase: input.amountBase,
+        fee: deps.config.orders.handlingFee,
+        address: hot.address,
+        receiveAddress: to,
+        expiresAt: now + deps.config.orders.payoutTtlSeconds * 1000,
+        paramsKey,
+        reason: approval,
+      },
+      freezeBase: settings.requireMerchantBalance ? input.amountBase + feeBase : null,
+      approval,
+      nativeSymbol: wallet?.native.symbol ?? null,
+      balanceReadAt,
+      dayStart: now - DAY_MS,
+      now,
+      judge(facts) {
+        if (limits.dailyAmount !== null)
+          checkDailyPayouts(limits, facts.paidToday(), input.amountBase, decimals);
+        if (settings.requireMerchantBalance) {
+          const { available } = facts.balance();
+          if (available < input.amountBase + feeBase)
+            throw insufficientFunds({ available, amountBase: input.amountBase, feeBase, decimals });
+        }
+        const shortfall = wallet
+          ? hotWalletShortfall(wallet, facts.hotWalletCommitted(), input.amountBase)
+          : null;
+        if (shortfall) throw new AppError('insufficient_balance', shortfall);
+      },
+    })
+    .catch((error: unknown) => {
+      if (error instanceof AppError && REFUSALS.has(error.code)) {
+        deps.logger.warn(
+          {
+            orderId,
+            merchantId: merchant.id,
+            chain: input.chain,
+            symbol: input.token.symbol,
+            amount: input.amount,
+            reason: error.detail,
+          },
+          'payout refused',
+        );
       }
-      const shortfall = wallet
-        ? hotWalletShortfall(wallet, facts.hotWalletCommitted(), input.amountBase)
-        : null;
-      if (shortfall) throw new AppError('insufficient_balance', shortfall);
-    },
-  }).catch((error: unknown) => {
-    if (error instanceof AppError && REFUSALS.has(error.code)) {
-      deps.logger.warn(
-        {
-          orderId,
-          merchantId: merchant.id,
-          chain: input.chain,
-          symbol: input.token.symbol,
-          amount: input.amount,
-          reason: error.detail,
-        },
-        'payout refused',
-      );
-    }
-    throw error;
-  });
+      throw error;
+    });
   if (!result.created) assertSameParams(result.paramsKey, paramsKey);
   else
     deps.logger.info(

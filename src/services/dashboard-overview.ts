@@ -1,7 +1,6 @@
-import { openOrderCounts } from '../db/repositories/order-stats.ts';
-import { webhookAttentionCounts } from '../db/repositories/webhook-log.ts';
 import type { OrderStatus } from '../domain/order.ts';
-import { type ChainProgress, chainProgress, type OpsDeps } from './chain-progress.ts';
+import { type ChainProgress, chainProgress } from './chain-progress.ts';
+import type { Deps } from './deps.ts';
 
 /** What needs looking at right now: open orders, webhooks not delivered, and each scanner. */
 export interface OverviewNow {
@@ -18,15 +17,17 @@ export interface OverviewNow {
  * or failed, and every enabled chain's scanner (height, lag, whether it is within its budget; see
  * chain-progress.ts). Cheap: index counts and the checkpoints.
  */
-export async function overviewNow(deps: OpsDeps): Promise<OverviewNow> {
+export async function overviewNow(
+  deps: Pick<Deps, 'config' | 'db' | 'clock' | 'health'>,
+): Promise<OverviewNow> {
   const open: OverviewNow['open'] = { collections: {}, payouts: {} };
-  for (const row of await openOrderCounts(deps.db)) {
+  for (const row of await deps.db.openOrderCounts()) {
     const side = row.type === 'PAYOUT' ? open.payouts : open.collections;
     side[row.status as OrderStatus] = row.n;
   }
   return {
     open,
-    webhooks: await webhookAttentionCounts(deps.db),
+    webhooks: await deps.db.webhookAttentionCounts(),
     chains: await chainProgress(deps),
   };
 }

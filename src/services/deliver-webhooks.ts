@@ -1,4 +1,5 @@
-import { settleAndClaimWebhookEvents, type WebhookEvent } from '../db/repositories/webhook-events.ts';
+import type { WebhookEvent } from '../db/store.ts';
+
 import { type AttemptResult, NO_CALLBACK_ERROR, performWebhookAttempt } from './attempt-webhook.ts';
 import type { Deps } from './deps.ts';
 import { MerchantDirectory } from './merchant-directory.ts';
@@ -89,11 +90,12 @@ export function createWebhookDeliverer(
       perMerchant.set(event.merchantId, (perMerchant.get(event.merchantId) ?? 0) + 1);
       void (async () => {
         try {
-          const merchant = directory.byId(event.merchantId);
+          const merchant = await directory.byId(event.merchantId);
           const result = await performWebhookAttempt(deps, event, merchant, random);
           finished.push({ event, result }); // after the await: `finished` is swapped by each round
         } catch (err) {
-          // Only a missing master key gets here: the lease runs out and the event is tried again.
+          // A missing master key or an unreadable merchant list gets here: the lease runs out and the
+          // event is tried again.
           log.error({ eventId: event.id, err }, 'webhook attempt could not be made');
         } finally {
           inFlight.delete(event.id);
@@ -106,7 +108,7 @@ export function createWebhookDeliverer(
     }
 
     /** Writes the finished attempts and claims as many due events as there are free slots, in one transaction. */
-    function settleAndFill(claim: boolean) {
+    async function settleAndFill(claim: boolean): Promise<boolean> {
       const settle = finished;
       finished = [];
       const free = claim ? settings.concurrency - inFlight.size : 0;
@@ -115,9 +117,9 @@ export function createWebhookDeliverer(
         .filter(([, n]) => n >= settings.perMerchantConcurrency)
         .map(([id]) => id);
       const taking = new Map<string, number>();
-      let written: ReturnType<typeof settleAndClaimWebhookEvents>;
+      let written: Awaited<ReturnType<Deps['db']['settleAndClaimWebhookEvents']>>;
       try {
-        written = settleAndClaimWebhookEvents(deps.db, {
+        written = await deps.db.settleAndClaimWebhookEvents({
           settle: settle.map((f) => f.result),
           claim: {
             now,
@@ -153,7 +155,7 @@ export function createWebhookDeliverer(
       for (;;) {
         woken = false;
         if (signal?.aborted) claiming = false;
-        if (!settleAndFill(claiming)) claiming = false;
+        if (!(await settleAndFill(claiming))) claiming = false;
         if (inFlight.size === 0 && finished.length === 0) break;
         if (woken) continue;
         await new Promise<void>((resolve) => {

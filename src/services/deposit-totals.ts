@@ -1,8 +1,5 @@
-import {
-  type FinalTransferRow,
-  finalTransfersSlice,
-  type SliceCursor,
-} from '../db/repositories/transfer-totals.ts';
+import type { FinalTransferRow, SliceCursor } from '../db/store.ts';
+
 import { formatAmount } from '../domain/money.ts';
 import { nextTurn } from '../lib/next-turn.ts';
 import type { Deps } from './deps.ts';
@@ -35,7 +32,7 @@ export async function depositTotals(deps: Pick<Deps, 'db' | 'config'>): Promise<
   >();
   let after: SliceCursor | null = null;
   for (;;) {
-    const slice: { rows: FinalTransferRow[]; next: SliceCursor | null } = await finalTransfersSlice(deps.db, {
+    const slice: { rows: FinalTransferRow[]; next: SliceCursor | null } = await deps.db.finalTransfersSlice({
       after,
       limit: SLICE,
     });

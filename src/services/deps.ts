@@ -1,15 +1,23 @@
+import type { ChainHealth } from '../chains/health.ts';
+import type { ChainAdapter } from '../chains/port.ts';
 import type { Config } from '../config/schema.ts';
-import type { Db } from '../db/client.ts';
+import type { Store } from '../db/store.ts';
+import type { Chain } from '../domain/chains.ts';
 import type { KeyRing } from '../keys/key-ring.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { CryptoBox } from '../lib/crypto-box.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { PayoutFunding } from './payout-funding.ts';
 
-/** What services need from the outside world; bootstrap.ts builds it, tests build their own. */
+/**
+ * The dependency object: what services, routes, the dashboard, jobs and commands need from the
+ * outside world, and the one name for it. bootstrap.ts builds it; a function that needs only part
+ * of it says so with `Pick<Deps, …>`.
+ */
 export interface Deps {
   config: Config;
-  db: Db;
+  /** The database, as a port of async repository functions (db/store.ts); never the SQL driver. */
+  db: Store;
   clock: Clock;
   logger: Logger;
   /** Needs KASSA_MASTER_KEY; null in commands that never touch merchant secrets. */
@@ -18,6 +26,15 @@ export interface Deps {
   keys: KeyRing | null;
   /** Checks whether a hot wallet can fund a payout; null when no chain is connected (accept and queue). */
   payoutFunding: PayoutFunding | null;
+  /** Adapters of the enabled chains (empty unless bootstrapped with `chains: true`). */
+  adapters: Map<Chain, ChainAdapter>;
+  /**
+   * What the worker's chain jobs know about each chain right now: filled when the worker runs in
+   * this process (`kassa start`), empty in `kassa api`, where readiness reads the checkpoints.
+   */
+  health: ChainHealth;
+  /** Releases the database, timers and the logger. */
+  close(): void;
 }
 
 /** The key ring, or a clear error when the process was started without a mnemonic. */

@@ -16,7 +16,7 @@ afterEach(() => h.close());
 
 /** The chain's scanner has read up to a block stamped `atMs` (what a scan pass writes). */
 function scannedTo(chain: string, atMs: number, height = 100) {
-  recordScan(h.rt.db, {
+  recordScan(h.db, {
     chain,
     transfers: [],
     statusChanges: [],
@@ -55,7 +55,7 @@ describe('expireOrders', () => {
     );
     expect(r.data.status).toBe('EXPIRED');
     expect(r.data.reason).toBe('No payment was received before the order expired.');
-    const events = h.rt.db.select().from(webhookEvents).all();
+    const events = h.db.select().from(webhookEvents).all();
     expect(events).toHaveLength(1);
     expect(events[0]?.notifyType).toBe('ORDER_EXPIRED');
     expect(JSON.parse(events[0]?.data ?? '{}')).toMatchObject({ orderId: 'E-1', status: 'EXPIRED' });
@@ -89,7 +89,7 @@ describe('expireOrders', () => {
     scannedTo('TRON', h.clock.now());
     await expireOrders(h.rt);
     expect(await expireOrders(h.rt)).toEqual({ expired: 0 });
-    expect(h.rt.db.select().from(webhookEvents).all()).toHaveLength(1);
+    expect(h.db.select().from(webhookEvents).all()).toHaveLength(1);
   });
 
   it('never expires a collection on a chain that was never scanned (its RPC down from the first start)', async () => {
@@ -97,7 +97,7 @@ describe('expireOrders', () => {
     h.clock.advance(24 * 3600_000);
     expect(await expireOrders(h.rt)).toEqual({ expired: 0 });
     expect(await statusOf('E-4')).toBe('INIT');
-    expect(h.rt.db.select().from(webhookEvents).all()).toHaveLength(0);
+    expect(h.db.select().from(webhookEvents).all()).toHaveLength(0);
   });
 
   it('expires a collection only once the scanner has read a block stamped after its expiry', async () => {

@@ -1,5 +1,3 @@
-import { listCursors, transfersOfOrders } from '../db/repositories/chain-scan.ts';
-import { applyOrderTransitions, findExpirableOrders } from '../db/repositories/orders.ts';
 import { formatAmount } from '../domain/money.ts';
 import type { Order } from '../domain/order.ts';
 import { transition } from '../domain/order-state.ts';
@@ -30,15 +28,13 @@ export async function expireOrders(
   const now = deps.clock.now();
   // A block stamped after the expiry proves every block up to the checkpoint was read in time: the
   // next blocks carry that stamp or a later one, so any payment still to come is late.
-  const scannedUpTo = new Map(listCursors(deps.db).map((c) => [c.chain, c.heightTime * 1000]));
-  const due = findExpirableOrders(deps.db, now, limit, scannedUpTo);
+  const scannedUpTo = new Map((await deps.db.listCursors()).map((c) => [c.chain, c.heightTime * 1000]));
+  const due = await deps.db.findExpirableOrders(now, limit, scannedUpTo);
   if (due.length === 0) return { expired: 0 };
-  const transfers = transfersOfOrders(
-    deps.db,
+  const transfers = await deps.db.transfersOfOrders(
     due.filter((o) => o.type === 'COLLECTION' && o.receivedBase === 0n).map((o) => o.id),
   );
-  const changed = applyOrderTransitions(
-    deps.db,
+  const changed = await deps.db.applyOrderTransitions(
     due.map((order) => {
       const lost = (transfers.get(order.id) ?? []).find(
         (t) => t.status === 'failed' || t.status === 'orphaned',

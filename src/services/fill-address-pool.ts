@@ -1,4 +1,3 @@
-import { addToDepositPool, freeDepositAddressCount } from '../db/repositories/deposit-addresses.ts';
 import type { Family } from '../domain/chains.ts';
 import { type Deps, requireKeys } from './deps.ts';
 
@@ -13,11 +12,10 @@ export async function fillAddressPool(
   target: number,
   batch = 16,
 ): Promise<number> {
-  const missing = target - freeDepositAddressCount(deps.db, family);
+  const missing = target - (await deps.db.freeDepositAddressCount(family));
   if (missing <= 0) return 0;
   const keys = requireKeys(deps as Deps);
-  return addToDepositPool(
-    deps.db,
+  return await deps.db.addToDepositPool(
     family,
     Math.min(batch, missing),
     (f, i) => keys.depositAddress(f, i),

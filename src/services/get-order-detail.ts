@@ -1,13 +1,5 @@
 import { activeChain } from '../config/active-chain.ts';
-import { transfersOfOrders } from '../db/repositories/chain-scan.ts';
-import { findMerchant } from '../db/repositories/merchants.ts';
-import { findOrderById } from '../db/repositories/orders.ts';
-import { attemptsOfOrder } from '../db/repositories/payouts.ts';
-import {
-  listWebhookAttempts,
-  listWebhookEvents,
-  type WebhookAttempt,
-} from '../db/repositories/webhook-events.ts';
+import type { WebhookAttempt } from '../db/store.ts';
 import { AppError } from '../domain/errors.ts';
 import { formatAmount } from '../domain/money.ts';
 import type { Order } from '../domain/order.ts';
@@ -97,12 +89,12 @@ export async function getOrderDetail(
   deps: Pick<Deps, 'db' | 'config' | 'box' | 'clock'>,
   id: string,
 ): Promise<OrderDetail> {
-  const order = await findOrderById(deps.db, id);
+  const order = await deps.db.findOrderById(id);
   if (!order) throw new AppError('order_not_found');
   const chain = activeChain(deps.config, order.chain);
   const link = (txid: string) => explorerLink(chain.explorerTx, txid);
-  const merchant = await findMerchant(deps.db, order.merchantId);
-  const transfers = ((await transfersOfOrders(deps.db, [order.id])).get(order.id) ?? [])
+  const merchant = await deps.db.findMerchant(order.merchantId);
+  const transfers = ((await deps.db.transfersOfOrders([order.id])).get(order.id) ?? [])
     .sort((a, b) => a.createdAt - b.createdAt)
     .map((t) => ({
       txid: t.txid,
@@ -113,7 +105,7 @@ export async function getOrderDetail(
       status: t.status,
       seenAt: t.createdAt,
     }));
-  const attempts = (await attemptsOfOrder(deps.db, order.id)).map((a) => ({
+  const attempts = (await deps.db.attemptsOfOrder(order.id)).map((a) => ({
     txHash: a.txHash,
     explorerUrl: link(a.txHash),
     nonce: a.nonce,
@@ -123,7 +115,7 @@ export async function getOrderDetail(
     signedAt: a.createdAt,
     updatedAt: a.updatedAt,
   }));
-  const events = (await listWebhookEvents(deps.db, { order: order.id, limit: 200 })).sort(
+  const events = (await deps.db.listWebhookEvents({ order: order.id, limit: 200 })).sort(
     (a, b) => a.orderVersion - b.orderVersion || a.createdAt - b.createdAt,
   );
   const webhooks = await Promise.all(
@@ -134,7 +126,7 @@ export async function getOrderDetail(
       createdAt: e.createdAt,
       nextAttemptAt: e.status === 'pending' ? e.nextAttemptAt : null,
       deliveredAt: e.deliveredAt,
-      attempts: await listWebhookAttempts(deps.db, e.id),
+      attempts: await deps.db.listWebhookAttempts(e.id),
     })),
   );
   const timeline: TimelineEntry[] = [
@@ -153,7 +145,7 @@ export async function getOrderDetail(
   ].sort((a, b) => a.at - b.at);
   let checkoutUrl: string | null = null;
   if (order.type === 'COLLECTION' && merchant?.status === 'active' && deps.box) {
-    const active = new MerchantDirectory(deps).byId(merchant.id);
+    const active = await new MerchantDirectory(deps).byId(merchant.id);
     if (active) checkoutUrl = paymentUrlFor(deps, active, order.orderId);
   }
   return {

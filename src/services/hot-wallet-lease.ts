@@ -1,4 +1,3 @@
-import { acquireWalletLease, releaseWalletLease } from '../db/repositories/sweeps.ts';
 import type { Deps } from './deps.ts';
 
 /** How long a holder may keep a chain's hot wallet without renewing (a crashed holder frees it this way). */
@@ -14,13 +13,13 @@ export async function withHotWallet<T>(
   input: { chain: string; holder: string },
   fn: (renew: () => Promise<void>) => Promise<T>,
 ): Promise<T | null> {
-  const take = () => acquireWalletLease(deps.db, { ...input, now: deps.clock.now(), ttlMs: WALLET_LEASE_MS });
+  const take = () => deps.db.acquireWalletLease({ ...input, now: deps.clock.now(), ttlMs: WALLET_LEASE_MS });
   if (!(await take())) return null;
   try {
     return await fn(async () => {
       await take();
     });
   } finally {
-    await releaseWalletLease(deps.db, input);
+    await deps.db.releaseWalletLease(input);
   }
 }

@@ -1,12 +1,6 @@
 import type { ChainAdapter, RecordedSpend, SlotVerdict } from '../chains/port.ts';
 import { describeVerdict } from '../chains/slot-verdict.ts';
-import {
-  holdPayout,
-  type PayoutAttempt,
-  recordedSpends,
-  recordPayoutProgress,
-} from '../db/repositories/payouts.ts';
-import { sweepSpendsFrom } from '../db/repositories/sweeps.ts';
+import type { PayoutAttempt } from '../db/store.ts';
 import type { Order } from '../domain/order.ts';
 import type { Deps } from './deps.ts';
 
@@ -34,14 +28,14 @@ export async function judgePayoutSlot(
   const first = attempts[0];
   if (!first) return { state: 'open', detail: 'no transaction to judge' };
   const log = deps.logger.child({ chain: adapter.chain, job: 'payouts', orderId: order.orderId });
-  const recorded = await recordedSpends(deps.db, {
+  const recorded = await deps.db.recordedSpends({
     chain: adapter.chain,
     from: first.fromAddress,
     exceptOrder: order.id,
     nonce: first.nonce,
   });
-  // sweep top-ups and energy loans are signed from the same hot wallet: they are ours too
-  const sweepTxs = await sweepSpendsFrom(deps.db, {
+  // sweep top-ups and energy loans are signed from the same hot wallet: they are Kassa's too
+  const sweepTxs = await deps.db.sweepSpendsFrom({
     chain: adapter.chain,
     from: first.fromAddress,
     nonce: first.nonce,
@@ -54,7 +48,7 @@ export async function judgePayoutSlot(
   const now = deps.clock.now();
   switch (verdict.state) {
     case 'dead':
-      await recordPayoutProgress(deps.db, {
+      await deps.db.recordPayoutProgress({
         attempts: attempts.map((a) => ({ id: a.id, status: 'dropped' as const, error: verdict.proof })),
         transitions: [],
         now,
@@ -66,7 +60,7 @@ export async function judgePayoutSlot(
       break;
     case 'unexplained': {
       const reason = `Its spend slot (${first.slot ?? 'unknown'}) was used by a transaction Kassa did not record: ${verdict.detail}`;
-      if (await holdPayout(deps.db, { orderRef: order.id, reason, now })) {
+      if (await deps.db.holdPayout({ orderRef: order.id, reason, now })) {
         log.error(
           { merchantId: order.merchantId, txids: attempts.map((a) => a.txHash), detail: verdict.detail },
           'payout held: check the chain, then `kassa payouts retry` (it did not land) or `kassa payouts fail`',

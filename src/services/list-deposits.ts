@@ -1,4 +1,3 @@
-import { unattributedTransfers } from '../db/repositories/chain-scan.ts';
 import { formatAmount } from '../domain/money.ts';
 import type { Deps } from './deps.ts';
 import { listTokens } from './resolve-token.ts';
@@ -6,7 +5,7 @@ import { listTokens } from './resolve-token.ts';
 /** Deposits no order took: paid after expiry, in the wrong token, or to an address without an open order. */
 export async function listUnattributedDeposits(deps: Pick<Deps, 'db' | 'config'>, chain?: string) {
   const tokens = await listTokens(deps);
-  return unattributedTransfers(deps.db, chain).map((t) => {
+  return (await deps.db.unattributedTransfers(chain)).map((t) => {
     const token = tokens.find(
       (x) => x.chain === t.chain && (x.contract ?? '').toLowerCase() === (t.contract ?? '').toLowerCase(),
     );

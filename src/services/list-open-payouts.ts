@@ -1,6 +1,4 @@
 import { activeChain } from '../config/active-chain.ts';
-import { listMerchants } from '../db/repositories/merchants.ts';
-import { attemptsOfOrders, openPayouts } from '../db/repositories/payout-queue.ts';
 import type { Order } from '../domain/order.ts';
 import type { Deps } from './deps.ts';
 import { explorerLink } from './get-checkout.ts';
@@ -29,12 +27,9 @@ export const OPEN_PAYOUTS_LIMIT = 500;
  * for them and its explorer link. At most OPEN_PAYOUTS_LIMIT.
  */
 export async function listOpenPayouts(deps: Pick<Deps, 'db' | 'config'>): Promise<OpenPayout[]> {
-  const payouts = await openPayouts(deps.db, OPEN_PAYOUTS_LIMIT);
-  const attempts = await attemptsOfOrders(
-    deps.db,
-    payouts.map((p) => p.id),
-  );
-  const names = new Map((await listMerchants(deps.db)).map((m) => [m.id, m.name]));
+  const payouts = await deps.db.openPayouts(OPEN_PAYOUTS_LIMIT);
+  const attempts = await deps.db.attemptsOfOrders(payouts.map((p) => p.id));
+  const names = new Map((await deps.db.listMerchants()).map((m) => [m.id, m.name]));
   const position = new Map<string, number>();
   return payouts.map((order) => {
     let queuePosition: number | null = null;

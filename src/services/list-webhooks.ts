@@ -1,8 +1,5 @@
-import {
-  listWebhookAttempts,
-  listWebhookEvents,
-  type WebhookAttempt,
-} from '../db/repositories/webhook-events.ts';
+import type { WebhookAttempt } from '../db/store.ts';
+
 import type { Deps } from './deps.ts';
 
 /** An event as `kassa webhooks list` shows it: times as ISO strings, no payload, no secrets. */
@@ -37,13 +34,14 @@ export async function listWebhooks(
   deps: Pick<Deps, 'db'>,
   filter: { order?: string; merchantId?: string; failed?: boolean; limit?: number; history?: boolean },
 ): Promise<WebhookEventDetail[] | WebhookEventView[]> {
-  const rows = await listWebhookEvents(deps.db, {
+  const rows = await deps.db.listWebhookEvents({
     order: filter.order,
     merchantId: filter.merchantId,
     status: filter.failed ? 'failed' : undefined,
     limit: filter.limit ?? 200,
   });
-  return rows.map((e) => {
+  const out: (WebhookEventDetail | WebhookEventView)[] = [];
+  for (const e of rows) {
     const view: WebhookEventView = {
       eventId: e.id,
       merchantId: e.merchantId,
@@ -56,13 +54,17 @@ export async function listWebhooks(
       deliveredAt: iso(e.deliveredAt),
       lastError: e.lastError,
     };
-    if (!filter.history) return view;
-    const history = listWebhookAttempts(deps.db, e.id).map((a) => ({
+    if (!filter.history) {
+      out.push(view);
+      continue;
+    }
+    const history = (await deps.db.listWebhookAttempts(e.id)).map((a) => ({
       attemptedAt: iso(a.attemptedAt) as string,
       statusCode: a.statusCode,
       latencyMs: a.latencyMs,
       error: a.error,
     }));
-    return { ...view, history };
-  });
+    out.push({ ...view, history });
+  }
+  return out as WebhookEventDetail[] | WebhookEventView[];
 }

@@ -1,10 +1,5 @@
-import {
-  adjustBalance,
-  listBalances,
-  listLedgerEntries,
-  type MerchantBalance,
-} from '../db/repositories/ledger.ts';
-import { findMerchant } from '../db/repositories/merchants.ts';
+import type { MerchantBalance } from '../db/store.ts';
+
 import { type Chain, isChain } from '../domain/chains.ts';
 import { AppError } from '../domain/errors.ts';
 import { formatAmount, parseSignedAmount } from '../domain/money.ts';
@@ -58,7 +53,7 @@ export async function ledgerBalances(
   deps: Pick<Deps, 'db'>,
   filter: { merchantId?: string } = {},
 ): Promise<BalanceView[]> {
-  return (await listBalances(deps.db, filter)).map(balanceView);
+  return (await deps.db.listBalances(filter)).map(balanceView);
 }
 
 /**
@@ -66,8 +61,9 @@ export async function ledgerBalances(
  * orderId of the order that caused it, or the operator's reason.
  */
 export async function ledgerEntries(deps: Pick<Deps, 'db'>, merchantId: string): Promise<EntryView[]> {
-  if (!findMerchant(deps.db, merchantId)) throw new AppError('not_found', `No merchant ${merchantId}.`);
-  const entries = await listLedgerEntries(deps.db, { merchantId });
+  if (!(await deps.db.findMerchant(merchantId)))
+    throw new AppError('not_found', `No merchant ${merchantId}.`);
+  const entries = await deps.db.listLedgerEntries({ merchantId });
   return entries.map((e) => ({
     id: e.id,
     chain: e.chain,
@@ -91,7 +87,7 @@ export async function adjustLedger(
   deps: Pick<Deps, 'db' | 'config' | 'clock' | 'logger'>,
   input: { merchantId: string; chain: string; symbol: string; amount: string; reason: string },
 ): Promise<BalanceView> {
-  if (!findMerchant(deps.db, input.merchantId))
+  if (!(await deps.db.findMerchant(input.merchantId)))
     throw new AppError('not_found', `No merchant ${input.merchantId}.`);
   if (!isChain(input.chain)) throw new AppError('validation', `Unknown chain ${input.chain}.`);
   const token = await resolveToken(deps, input.chain as Chain, input.symbol);
@@ -106,20 +102,22 @@ export async function adjustLedger(
     );
   }
   const key = { merchantId: input.merchantId, chain: token.chain, symbol: token.symbol };
-  const balance = await adjustBalance(deps.db, {
-    ...key,
-    decimals: token.decimals,
-    amountBase: parsed.base,
-    reason,
-    now: deps.clock.now(),
-  }).catch(async (error: unknown) => {
-    if (!(error instanceof AppError) || error.code !== 'ledger_negative') throw error;
-    const [now] = await listBalances(deps.db, key);
-    throw new AppError(
-      'ledger_negative',
-      `${input.merchantId} has ${formatAmount(now?.available ?? 0n, token.decimals)} ${token.symbol} available on ${token.chain}; an adjustment of ${signed(parsed.base, token.decimals)} would take it below zero (frozen money belongs to payouts in flight).`,
-    );
-  });
+  const balance = await deps.db
+    .adjustBalance({
+      ...key,
+      decimals: token.decimals,
+      amountBase: parsed.base,
+      reason,
+      now: deps.clock.now(),
+    })
+    .catch(async (error: unknown) => {
+      if (!(error instanceof AppError) || error.code !== 'ledger_negative') throw error;
+      const [now] = await deps.db.listBalances(key);
+      throw new AppError(
+        'ledger_negative',
+        `${input.merchantId} has ${formatAmount(now?.available ?? 0n, token.decimals)} ${token.symbol} available on ${token.chain}; an adjustment of ${signed(parsed.base, token.decimals)} would take it below zero (frozen money belongs to payouts in flight).`,
+      );
+    });
   deps.logger.info(
     {
       merchantId: input.merchantId,

@@ -48,7 +48,7 @@ describe('callback URLs and private addresses', () => {
     rx = await startReceiver();
     h = await makeHarness({ webhooks: { allowPrivateTargets: true } });
     const m = await createMerchant(h.rt, { kind: 'V3', callbackUrl: rx.url });
-    const merchant = new MerchantDirectory(h.rt).byId(m.merchantId);
+    const merchant = await new MerchantDirectory(h.rt).byId(m.merchantId);
     const event = {
       id: 'evt_private',
       merchantId: m.merchantId,

@@ -1,4 +1,5 @@
-import { findMerchant, insertMerchant, listMerchants, updateMerchant } from '../db/repositories/merchants.ts';
+import type { MerchantRecord } from '../db/store.ts';
+
 import { AppError } from '../domain/errors.ts';
 import type { MerchantKind } from '../domain/order.ts';
 import { newId, newSecret } from '../lib/ids.ts';
@@ -50,7 +51,7 @@ export async function createMerchant(
   const token = newSecret();
   const webhookSecret = newSecret();
   const now = deps.clock.now();
-  insertMerchant(deps.db, {
+  await deps.db.insertMerchant({
     id,
     kind: input.kind,
     name: input.name ?? null,
@@ -66,7 +67,7 @@ export async function createMerchant(
 
 /** Merchants without secrets, for `kassa merchant list`. */
 export async function describeMerchants(deps: Pick<Deps, 'db'>) {
-  return listMerchants(deps.db).map((m) => ({
+  return (await deps.db.listMerchants()).map((m) => ({
     merchantId: m.id,
     kind: m.kind,
     name: m.name,
@@ -76,8 +77,8 @@ export async function describeMerchants(deps: Pick<Deps, 'db'>) {
   }));
 }
 
-function mustExist(deps: Pick<Deps, 'db'>, id: string) {
-  const m = findMerchant(deps.db, id);
+async function mustExist(deps: Pick<Deps, 'db'>, id: string): Promise<MerchantRecord> {
+  const m = await deps.db.findMerchant(id);
   if (!m) throw new AppError('not_found', `No merchant ${id}.`);
   return m;
 }
@@ -87,10 +88,9 @@ export async function rotateMerchantToken(
   deps: Pick<Deps, 'db' | 'box' | 'clock'>,
   id: string,
 ): Promise<{ merchantId: string; token: string }> {
-  mustExist(deps, id);
+  await mustExist(deps, id);
   const token = newSecret();
-  updateMerchant(
-    deps.db,
+  await deps.db.updateMerchant(
     id,
     { tokenSealed: requireBox(deps as Deps).seal(token, `${id}:token`) },
     deps.clock.now(),
@@ -104,13 +104,13 @@ export async function setMerchantCallback(
   id: string,
   url: string | null,
 ): Promise<void> {
-  mustExist(deps, id);
+  await mustExist(deps, id);
   const callbackUrl = url ? checkCallbackUrl(url, deps.config.webhooks) : null;
-  updateMerchant(deps.db, id, { callbackUrl }, deps.clock.now());
+  await deps.db.updateMerchant(id, { callbackUrl }, deps.clock.now());
 }
 
 /** Disables a merchant: its signatures stop verifying; its orders are kept. */
 export async function disableMerchant(deps: Pick<Deps, 'db' | 'clock'>, id: string): Promise<void> {
-  mustExist(deps, id);
-  updateMerchant(deps.db, id, { status: 'disabled' }, deps.clock.now());
+  await mustExist(deps, id);
+  await deps.db.updateMerchant(id, { status: 'disabled' }, deps.clock.now());
 }

@@ -1,14 +1,5 @@
 import type { ChainAdapter } from '../chains/port.ts';
-import { findOrderByMerchantOrderId } from '../db/repositories/orders.ts';
-import type { HoldKind } from '../db/repositories/payout-holds.ts';
-import {
-  approvePayout,
-  failHeldPayout,
-  listPayouts,
-  type PayoutListing,
-  rejectPayout,
-  retryHeldPayout,
-} from '../db/repositories/payouts.ts';
+import type { HoldKind, PayoutListing } from '../db/store.ts';
 import { AppError } from '../domain/errors.ts';
 import { formatAmount } from '../domain/money.ts';
 import { ORDER_STATUSES, type Order, type OrderStatus } from '../domain/order.ts';
@@ -82,7 +73,7 @@ export async function listOperatorPayouts(
       ? 'approval'
       : undefined;
   return (
-    await listPayouts(deps.db, {
+    await deps.db.listPayouts({
       ...(filter.merchantId === undefined ? {} : { merchantId: filter.merchantId }),
       ...(filter.status === undefined ? {} : { status: filter.status as OrderStatus }),
       ...(hold === undefined ? {} : { hold }),
@@ -100,12 +91,12 @@ export async function findOperatorPayout(
   merchantId?: string,
 ): Promise<Order> {
   if (merchantId !== undefined) {
-    const order = findOrderByMerchantOrderId(deps.db, merchantId, orderId);
+    const order = await deps.db.findOrderByMerchantOrderId(merchantId, orderId);
     if (order?.type !== 'PAYOUT')
       throw new AppError('order_not_found', `Merchant ${merchantId} has no payout ${orderId}.`);
     return order;
   }
-  const found = await listPayouts(deps.db, { orderId, limit: 3 });
+  const found = await deps.db.listPayouts({ orderId, limit: 3 });
   if (found.length === 0) throw new AppError('order_not_found', `No payout ${orderId}.`);
   if (found.length > 1) {
     throw new AppError(
@@ -125,7 +116,7 @@ export async function approveOperatorPayout(
   merchantId?: string,
 ): Promise<PayoutView> {
   const order = await findOperatorPayout(deps, orderId, merchantId);
-  await approvePayout(deps.db, { orderRef: order.id, now: deps.clock.now() });
+  await deps.db.approvePayout({ orderRef: order.id, now: deps.clock.now() });
   deps.logger.info({ orderId, merchantId: order.merchantId }, 'payout approved');
   return viewOf(deps, order);
 }
@@ -139,7 +130,7 @@ export async function rejectOperatorPayout(
 ): Promise<PayoutView> {
   const text = requireReason(reason);
   const order = await findOperatorPayout(deps, orderId, merchantId);
-  await rejectPayout(deps.db, { orderRef: order.id, reason: text, now: deps.clock.now() });
+  await deps.db.rejectPayout({ orderRef: order.id, reason: text, now: deps.clock.now() });
   deps.logger.info({ orderId, merchantId: order.merchantId, reason: text }, 'payout rejected');
   return viewOf(deps, order);
 }
@@ -156,7 +147,7 @@ export async function retryOperatorPayout(
   merchantId?: string,
 ): Promise<PayoutView> {
   const order = await findOperatorPayout(deps, orderId, merchantId);
-  const listed = (await listPayouts(deps.db, { merchantId: order.merchantId, orderId: order.orderId }))[0];
+  const listed = (await deps.db.listPayouts({ merchantId: order.merchantId, orderId: order.orderId }))[0];
   if (adapter && listed) {
     for (const a of listed.attempts) {
       const seen = await adapter.lookup(a.txHash);
@@ -168,7 +159,7 @@ export async function retryOperatorPayout(
       }
     }
   }
-  const { givenUp } = await retryHeldPayout(deps.db, { orderRef: order.id, now: deps.clock.now() });
+  const { givenUp } = await deps.db.retryHeldPayout({ orderRef: order.id, now: deps.clock.now() });
   deps.logger.warn(
     { orderId, merchantId: order.merchantId, transactionsGivenUp: givenUp },
     'held payout retried by the operator; it will be signed in a new slot',
@@ -185,7 +176,7 @@ export async function failOperatorPayout(
 ): Promise<PayoutView> {
   const text = requireReason(reason);
   const order = await findOperatorPayout(deps, orderId, merchantId);
-  await failHeldPayout(deps.db, { orderRef: order.id, reason: text, now: deps.clock.now() });
+  await deps.db.failHeldPayout({ orderRef: order.id, reason: text, now: deps.clock.now() });
   deps.logger.warn(
     { orderId, merchantId: order.merchantId, reason: text },
     'held payout failed by the operator',
@@ -200,7 +191,7 @@ function requireReason(reason: string): string {
 }
 
 async function viewOf(deps: Pick<Deps, 'db'>, order: Order): Promise<PayoutView> {
-  const [listed] = await listPayouts(deps.db, { merchantId: order.merchantId, orderId: order.orderId });
+  const [listed] = await deps.db.listPayouts({ merchantId: order.merchantId, orderId: order.orderId });
   if (!listed) throw new AppError('order_not_found', `No payout ${order.orderId}.`);
   return view(listed);
 }

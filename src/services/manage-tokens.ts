@@ -1,4 +1,3 @@
-import { upsertToken } from '../db/repositories/tokens.ts';
 import { type Chain, familyOf, isChain } from '../domain/chains.ts';
 import { AppError } from '../domain/errors.ts';
 import { isEvmAddress, isTronAddress, normaliseAddress } from '../keys/address-format.ts';
@@ -33,8 +32,7 @@ export async function addToken(
   if (!ok)
     throw new AppError('validation', `The contract ${input.contract} is not a ${chain} token address.`);
   const contract = family === 'sui' ? input.contract : normaliseAddress(chain, input.contract);
-  upsertToken(
-    deps.db,
+  await deps.db.upsertToken(
     { network: deps.config.network, chain, symbol: input.symbol, contract, decimals: input.decimals },
     deps.clock.now(),
   );

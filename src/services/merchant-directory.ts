@@ -1,4 +1,5 @@
-import { listActiveMerchants, type MerchantRecord } from '../db/repositories/merchants.ts';
+import type { MerchantRecord } from '../db/store.ts';
+
 import type { MerchantKind } from '../domain/order.ts';
 import { checkoutLinkKey } from './checkout-link.ts';
 import type { Deps } from './deps.ts';
@@ -18,6 +19,12 @@ export interface Merchant {
 
 const TTL_MS = 1000;
 
+interface Snapshot {
+  at: number;
+  list: Merchant[];
+  byId: Map<string, Merchant>;
+}
+
 /**
  * Active merchants with opened secrets, re-read from the database at most once a second, so a
  * `kassa merchant create`, `rotate-token` or `disable` from another process takes effect within a
@@ -26,7 +33,11 @@ const TTL_MS = 1000;
  * matches nobody never triggers a re-read: failed requests cost HMACs only, never decryption.
  */
 export class MerchantDirectory {
-  private cache: { at: number; list: Merchant[]; byId: Map<string, Merchant> } | null = null;
+  private cache: Snapshot | null = null;
+  /** The re-read under way, which concurrent callers share. */
+  private loading: Promise<Snapshot> | null = null;
+  /** Counts invalidate() calls, so a read that started before one is not cached. */
+  private generation = 0;
   private readonly opened = new Map<
     string,
     { tokenSealed: string; webhookSealed: string; merchant: Merchant }
@@ -35,28 +46,42 @@ export class MerchantDirectory {
   constructor(private readonly deps: Pick<Deps, 'db' | 'box' | 'clock'>) {}
 
   /** Active merchants, oldest first. */
-  active(): Merchant[] {
-    return this.load().list;
+  async active(): Promise<Merchant[]> {
+    return (await this.load()).list;
   }
 
   /** One active merchant by id, or null. */
-  byId(id: string): Merchant | null {
-    return this.load().byId.get(id) ?? null;
+  async byId(id: string): Promise<Merchant | null> {
+    return (await this.load()).byId.get(id) ?? null;
   }
 
   /** Drops the cache (after this process changed a merchant). */
   invalidate(): void {
     this.cache = null;
+    this.loading = null;
+    this.generation++;
   }
 
-  private load() {
+  private load(): Promise<Snapshot> {
     const now = this.deps.clock.now();
-    if (this.cache && now - this.cache.at < TTL_MS) return this.cache;
-    const list = listActiveMerchants(this.deps.db).map((m) => this.open(m));
+    if (this.cache && now - this.cache.at < TTL_MS) return Promise.resolve(this.cache);
+    if (!this.loading) {
+      const loading = this.reload(now).finally(() => {
+        if (this.loading === loading) this.loading = null;
+      });
+      this.loading = loading;
+    }
+    return this.loading;
+  }
+
+  private async reload(now: number): Promise<Snapshot> {
+    const generation = this.generation;
+    const list = (await this.deps.db.listActiveMerchants()).map((m) => this.open(m));
     const byId = new Map(list.map((m) => [m.id, m]));
     for (const id of this.opened.keys()) if (!byId.has(id)) this.opened.delete(id);
-    this.cache = { at: now, list, byId };
-    return this.cache;
+    const snapshot = { at: now, list, byId };
+    if (generation === this.generation) this.cache = snapshot;
+    return snapshot;
   }
 
   private open(m: MerchantRecord): Merchant {

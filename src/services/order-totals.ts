@@ -1,4 +1,5 @@
-import { type OrderStatRow, orderStatsSlice } from '../db/repositories/order-stats.ts';
+import type { OrderStatRow } from '../db/store.ts';
+
 import { formatAmount } from '../domain/money.ts';
 import { nextTurn } from '../lib/next-turn.ts';
 import type { Deps } from './deps.ts';
@@ -67,7 +68,7 @@ export async function orderTotals(deps: Pick<Deps, 'db' | 'clock'>): Promise<Rec
   };
   let after: { createdAt: number; id: string } | null = null;
   for (;;) {
-    const rows = await orderStatsSlice(deps.db, { since: starts['30d'], after, limit: SLICE });
+    const rows = await deps.db.orderStatsSlice({ since: starts['30d'], after, limit: SLICE });
     for (const r of rows) {
       add('30d', r);
       if (r.createdAt >= starts['7d']) add('7d', r);

@@ -1,4 +1,3 @@
-import { getSetting, setSetting } from '../db/repositories/settings.ts';
 import { CHAINS, type Chain, isChain } from '../domain/chains.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Deps } from './deps.ts';
@@ -7,7 +6,7 @@ const KEY = 'payouts.paused';
 
 /** Chains whose payouts are paused (`kassa payouts pause`): nothing new is signed there until resumed. */
 export async function pausedChains(deps: Pick<Deps, 'db'>): Promise<Set<Chain>> {
-  const raw = getSetting(deps.db, KEY);
+  const raw = await deps.db.getSetting(KEY);
   if (!raw) return new Set();
   return new Set((JSON.parse(raw) as string[]).filter(isChain));
 }
@@ -28,7 +27,7 @@ export async function pausePayouts(deps: Pick<Deps, 'db' | 'logger'>, chain?: st
   const paused = await pausedChains(deps);
   for (const c of chainsOf(chain)) paused.add(c);
   const list = CHAINS.filter((c) => paused.has(c));
-  await setSetting(deps.db, KEY, JSON.stringify(list));
+  await deps.db.setSetting(KEY, JSON.stringify(list));
   deps.logger.warn({ chains: chain ?? 'all' }, 'payout signing paused');
   return list;
 }
@@ -38,7 +37,7 @@ export async function resumePayouts(deps: Pick<Deps, 'db' | 'logger'>, chain?: s
   const paused = await pausedChains(deps);
   for (const c of chainsOf(chain)) paused.delete(c);
   const list = CHAINS.filter((c) => paused.has(c));
-  await setSetting(deps.db, KEY, JSON.stringify(list));
+  await deps.db.setSetting(KEY, JSON.stringify(list));
   deps.logger.info({ chains: chain ?? 'all' }, 'payout signing resumed');
   return list;
 }

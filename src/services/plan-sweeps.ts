@@ -1,5 +1,4 @@
 import type { ChainAdapter, SweepQuote, TokenSpec } from '../chains/port.ts';
-import { sweepCandidates } from '../db/repositories/sweeps.ts';
 import { familyOf } from '../domain/chains.ts';
 import { parseAmount } from '../domain/money.ts';
 import { type Deps, requireKeys } from './deps.ts';
@@ -69,7 +68,7 @@ export async function planSweeps(
 ): Promise<SweepPlanItem[]> {
   const chain = adapter.chain;
   const tokens = (await listTokens(deps)).filter((t) => t.chain === chain);
-  const candidates = await sweepCandidates(deps.db, { chain, family: familyOf(chain) });
+  const candidates = await deps.db.sweepCandidates({ chain, family: familyOf(chain) });
   const hot = requireKeys(deps as Deps).hotWallet(chain).address;
   const items: SweepPlanItem[] = [];
   for (const c of candidates) {

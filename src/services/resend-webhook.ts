@@ -1,4 +1,3 @@
-import { resendWebhookEvent } from '../db/repositories/webhook-events.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Deps } from './deps.ts';
 
@@ -12,7 +11,7 @@ export async function resendWebhook(
   eventId: string,
 ): Promise<{ eventId: string; previousStatus: string; status: 'pending' }> {
   const now = deps.clock.now();
-  const before = await resendWebhookEvent(deps.db, {
+  const before = await deps.db.resendWebhookEvent({
     id: eventId,
     now,
     retryUntil: now + deps.config.webhooks.retryForSeconds * 1000,

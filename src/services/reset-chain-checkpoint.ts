@@ -1,4 +1,3 @@
-import { resetCursor } from '../db/repositories/chain-scan.ts';
 import type { Deps } from './deps.ts';
 
 /**
@@ -6,5 +5,5 @@ import type { Deps } from './deps.ts';
  * and Sui nodes): the next scan starts from the chain's new head or its oldest open order.
  */
 export async function resetChainCheckpoint(deps: Pick<Deps, 'db'>, chain: string): Promise<void> {
-  resetCursor(deps.db, chain);
+  await deps.db.resetCursor(chain);
 }

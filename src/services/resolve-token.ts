@@ -1,5 +1,4 @@
 import { activeChain } from '../config/active-chain.ts';
-import { listAddedTokens } from '../db/repositories/tokens.ts';
 import { CHAINS, type Chain } from '../domain/chains.ts';
 import type { Deps } from './deps.ts';
 import type { TokenRef } from './payout-funding.ts';
@@ -9,7 +8,7 @@ import type { TokenRef } from './payout-funding.ts';
  * config, with operator-added tokens (`kassa token add`) replacing a default of the same symbol.
  */
 export async function listTokens(deps: Pick<Deps, 'config' | 'db'>): Promise<TokenRef[]> {
-  const added = listAddedTokens(deps.db, deps.config.network);
+  const added = await deps.db.listAddedTokens(deps.config.network);
   const out: TokenRef[] = [];
   for (const chain of CHAINS) {
     const settings = activeChain(deps.config, chain);

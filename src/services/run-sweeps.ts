@@ -1,5 +1,5 @@
 import type { ChainAdapter, TokenSpec } from '../chains/port.ts';
-import { insertSweep, openSweeps, recordSweepStep, type Sweep } from '../db/repositories/sweeps.ts';
+import type { Sweep } from '../db/store.ts';
 import { newId } from '../lib/ids.ts';
 import { advanceSweep, type SweepRun } from './advance-sweep.ts';
 import { type Deps, requireKeys } from './deps.ts';
@@ -52,7 +52,7 @@ export async function runSweeps(
   if (!settings.active) return { ...summary, skipped: settings.off ?? 'off' };
   const log = deps.logger.child({ chain, job: 'sweeps' });
   // the follower runs often: with nothing under way it costs one read, no lease, no node request
-  if (options.planNew === false && (await openSweeps(deps.db, chain)).length === 0) return summary;
+  if (options.planNew === false && (await deps.db.openSweeps(chain)).length === 0) return summary;
   const done = await withHotWallet(deps, { chain, holder: options.holder }, async (renew) => {
     const nativeToken = (await listTokens(deps)).find((t) => t.chain === chain && t.contract === null);
     const native: TokenSpec = nativeToken
@@ -81,24 +81,26 @@ export async function runSweeps(
       } catch (error) {
         summary.open++;
         const tries = s.tries + 1;
-        await recordSweepStep(deps.db, {
-          step: {
-            id: s.id,
-            from: s.status,
-            to: s.status,
-            error: (error as Error).message,
-            tries,
-            nextTryAt: deps.clock.now() + Math.min(60, 2 ** Math.min(tries, 6)) * 60_000,
-          },
-          now: deps.clock.now(),
-        }).catch(() => undefined);
+        await deps.db
+          .recordSweepStep({
+            step: {
+              id: s.id,
+              from: s.status,
+              to: s.status,
+              error: (error as Error).message,
+              tries,
+              nextTryAt: deps.clock.now() + Math.min(60, 2 ** Math.min(tries, 6)) * 60_000,
+            },
+            now: deps.clock.now(),
+          })
+          .catch(() => undefined);
         log.warn(
           { sweepId: s.id, address: s.address, error: (error as Error).message },
           'sweep step failed; retried later',
         );
       }
     };
-    const open = await openSweeps(deps.db, chain);
+    const open = await deps.db.openSweeps(chain);
     const now = deps.clock.now();
     for (const s of open) {
       if (signal.aborted) break;
@@ -118,7 +120,7 @@ export async function runSweeps(
       if (item.verdict !== 'sweep' || !item.quote || taken.has(item.address)) continue;
       taken.add(item.address); // one sweep per address at a time: they share its gas
       const created = deps.clock.now();
-      const sweep = await insertSweep(deps.db, {
+      const sweep = await deps.db.insertSweep({
         id: newId('swp'),
         chain,
         address: item.address,

@@ -1,5 +1,5 @@
-import { listMerchants } from '../db/repositories/merchants.ts';
-import { listOrdersPage, type OrderCursor, type OrderFilter } from '../db/repositories/order-search.ts';
+import type { OrderCursor, OrderFilter } from '../db/store.ts';
+
 import { isChain } from '../domain/chains.ts';
 import { AppError } from '../domain/errors.ts';
 import { ORDER_STATUSES, type Order, type OrderStatus } from '../domain/order.ts';
@@ -122,13 +122,13 @@ export async function searchOrders(
   const filter = filterOf(query);
   const after = query.after ? parseCursor(query.after) : null;
   const terms = query.q ? searchTerms(query.q) : [];
-  const page = await listOrdersPage(deps.db, {
+  const page = await deps.db.listOrdersPage({
     filter,
     search: terms.length > 0 ? terms : undefined,
     after,
     limit,
   });
-  const names = new Map((await listMerchants(deps.db)).map((m) => [m.id, m.name]));
+  const names = new Map((await deps.db.listMerchants()).map((m) => [m.id, m.name]));
   return {
     orders: page.orders.map((o) => ({ ...o, merchantName: names.get(o.merchantId) ?? null })),
     next: page.next ? cursorText(page.next) : null,

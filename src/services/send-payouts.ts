@@ -1,16 +1,6 @@
 import { isChainError } from '../chains/errors.ts';
 import type { ChainAdapter, SignedPayout } from '../chains/port.ts';
-import { findOrderById } from '../db/repositories/orders.ts';
-import {
-  commitSignedPayout,
-  holdsOf,
-  liveAttempts,
-  type NewAttempt,
-  type PayoutAttempt,
-  payoutsToSend,
-  recordPayoutProgress,
-} from '../db/repositories/payouts.ts';
-import { highestRecordedNonce } from '../db/repositories/sweeps.ts';
+import type { NewAttempt, PayoutAttempt } from '../db/store.ts';
 import type { Order, OrderTransaction } from '../domain/order.ts';
 import { transition } from '../domain/order-state.ts';
 import { newId } from '../lib/ids.ts';
@@ -41,7 +31,7 @@ export async function sendPayouts(
   signal: AbortSignal,
 ): Promise<{ sent: number; failed: number; repriced: number; paused?: true }> {
   const chain = adapter.chain;
-  const live = liveAttempts(deps.db, chain);
+  const live = await deps.db.liveAttempts(chain);
   for (const attempt of live.filter((a) => a.status === 'signed')) {
     if (signal.aborted) break;
     await broadcastStored(deps, adapter, attempt, live);
@@ -51,7 +41,7 @@ export async function sendPayouts(
   const repriced = adapter.reprice ? await repriceStuck(deps, adapter, hot.privateKey, live, signal) : 0;
   let sent = 0;
   let failed = 0;
-  for (const order of await payoutsToSend(deps.db, chain, 20)) {
+  for (const order of await deps.db.payoutsToSend(chain, 20)) {
     if (signal.aborted) break;
     const now = deps.clock.now();
     if (order.expiresAt <= now && !order.retriedByOperator) {
@@ -65,7 +55,7 @@ export async function sendPayouts(
     if (adapter.nextNonce)
       nonce = Math.max(
         await adapter.nextNonce(hot.address),
-        (await highestRecordedNonce(deps.db, chain, hot.address)) + 1, // sweep top-ups use the wallet's nonces too
+        (await deps.db.highestNonce(chain, hot.address)) + 1,
       );
     let signed: SignedPayout;
     try {
@@ -128,7 +118,7 @@ async function commit(
     status: 'PENDING',
     timestamp: Math.floor(now / 1000),
   };
-  await commitSignedPayout(deps.db, {
+  await deps.db.commitSignedPayout({
     attempt,
     transition: {
       order,
@@ -168,7 +158,7 @@ async function broadcastStored(
   const result = await adapter.broadcast({ raw: attempt.rawTx, txHash: attempt.txHash });
   const now = deps.clock.now();
   const sent = () =>
-    recordPayoutProgress(deps.db, {
+    deps.db.recordPayoutProgress({
       attempts: [{ id: attempt.id, status: 'broadcast' }],
       transitions: [],
       now,
@@ -183,7 +173,7 @@ async function broadcastStored(
     return;
   }
   if (result.permanent) {
-    const order = findOrderById(deps.db, attempt.orderRef);
+    const order = await deps.db.findOrderById(attempt.orderRef);
     if (!order) return;
     const slot = live.filter((a) => a.orderRef === attempt.orderRef);
     const verdict = await judgePayoutSlot(deps, adapter, order, slot.length > 0 ? slot : [attempt]);
@@ -211,7 +201,7 @@ async function repriceStuck(
   const due = deps.clock.now() - repriceAfterSeconds * 1000;
   const slots = new Map<string, PayoutAttempt[]>();
   for (const a of live) slots.set(a.orderRef, [...(slots.get(a.orderRef) ?? []), a]);
-  const held = await holdsOf(deps.db, [...slots.keys()]);
+  const held = await deps.db.holdsOf([...slots.keys()]);
   let repriced = 0;
   for (const [orderRef, attempts] of slots) {
     if (held.has(orderRef)) continue; // a held payout waits for the operator, not for a higher fee
@@ -220,7 +210,7 @@ async function repriceStuck(
     const newest = attempts.at(-1);
     if (!first || !newest || newest.createdAt > due || first.maxFeePerGas === null) continue;
     if (attempts.some((a) => a.status !== 'broadcast')) continue;
-    const order = findOrderById(deps.db, first.orderRef);
+    const order = await deps.db.findOrderById(first.orderRef);
     if (order?.status !== 'PENDING') continue;
     let onChain = false;
     for (const a of attempts) if ((await adapter.lookup(a.txHash)).state === 'mined') onChain = true;
@@ -242,8 +232,8 @@ async function repriceStuck(
 }
 
 async function failPayout(deps: SendDeps, order: Order, reason: string): Promise<void> {
-  const fresh = findOrderById(deps.db, order.id) ?? order;
-  await recordPayoutProgress(deps.db, {
+  const fresh = (await deps.db.findOrderById(order.id)) ?? order;
+  await deps.db.recordPayoutProgress({
     attempts: [],
     transitions: [{ order: fresh, patch: { status: transition('PAYOUT', fresh.status, 'failed'), reason } }],
     now: deps.clock.now(),

@@ -1,4 +1,3 @@
-import { insertWebhookEvent } from '../db/repositories/webhook-events.ts';
 import { AppError } from '../domain/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { attemptWebhook } from './attempt-webhook.ts';
@@ -31,7 +30,7 @@ export async function sendTestWebhook(
   deps: Pick<Deps, 'db' | 'clock' | 'config' | 'box'>,
   merchantId: string,
 ): Promise<TestWebhookResult> {
-  const merchant = new MerchantDirectory(deps).byId(merchantId);
+  const merchant = await new MerchantDirectory(deps).byId(merchantId);
   if (!merchant) throw new AppError('not_found', `No active merchant ${merchantId}.`);
   if (!merchant.callbackUrl) {
     throw new AppError(
@@ -60,7 +59,7 @@ export async function sendTestWebhook(
     createdAt: now,
     deliveredAt: null,
   };
-  await insertWebhookEvent(deps.db, event);
+  await deps.db.insertWebhookEvent(event);
   const r = await attemptWebhook(deps, event, merchant);
   return {
     eventId: event.id,

@@ -1,4 +1,3 @@
-import { sumOperatorCosts, sweepCandidates, sweepTotals } from '../db/repositories/sweeps.ts';
 import { CHAINS, familyOf } from '../domain/chains.ts';
 import type { Deps } from './deps.ts';
 import type { PrometheusText } from './prometheus-text.ts';
@@ -13,7 +12,7 @@ const asNumber = (base: bigint, decimals: number) => Number(base) / 10 ** decima
  * dust below `minAmount` included), and the operator's costs per chain and kind in native coin.
  */
 export async function sweepMetrics(deps: Pick<Deps, 'db' | 'config'>, text: PrometheusText): Promise<void> {
-  const totals = await sweepTotals(deps.db);
+  const totals = await deps.db.sweepTotals();
   text.family(
     'kassa_sweeps',
     'gauge',
@@ -38,7 +37,7 @@ export async function sweepMetrics(deps: Pick<Deps, 'db' | 'config'>, text: Prom
   const pending = new Map<string, { chain: string; symbol: string; value: number }>();
   for (const chain of CHAINS) {
     if (!tokens.some((t) => t.chain === chain)) continue;
-    for (const c of await sweepCandidates(deps.db, { chain, family: familyOf(chain) })) {
+    for (const c of await deps.db.sweepCandidates({ chain, family: familyOf(chain) })) {
       const decimals = tokens.find((t) => t.chain === chain && t.symbol === c.symbol)?.decimals;
       if (decimals === undefined) continue;
       const key = `${chain}/${c.symbol}`;
@@ -57,7 +56,7 @@ export async function sweepMetrics(deps: Pick<Deps, 'db' | 'config'>, text: Prom
     'kassa_operator_costs_total',
     'counter',
     'What the operator paid to sweep, per chain and kind (gas_topup, energy, sweep_fee), in native coin.',
-    (await sumOperatorCosts(deps.db)).map((c) => ({
+    (await deps.db.sumOperatorCosts()).map((c) => ({
       labels: { chain: c.chain, kind: c.kind, symbol: c.symbol },
       value: asNumber(c.amountBase, c.decimals),
     })),

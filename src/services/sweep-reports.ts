@@ -1,4 +1,4 @@
-import { listSweeps, type SweepStatus, sumOperatorCosts, sweepTxsOf } from '../db/repositories/sweeps.ts';
+import type { SweepStatus } from '../db/store.ts';
 import { formatAmount } from '../domain/money.ts';
 import type { Deps } from './deps.ts';
 
@@ -41,7 +41,7 @@ export async function listSweepViews(
   deps: Pick<Deps, 'db'>,
   input: { status?: SweepStatus; chain?: string; limit?: number } = {},
 ): Promise<SweepView[]> {
-  const rows = await listSweeps(deps.db, input);
+  const rows = await deps.db.listSweeps(input);
   return Promise.all(
     rows.map(async (s) => ({
       id: s.id,
@@ -56,7 +56,7 @@ export async function listSweepViews(
       held: s.held,
       tries: s.tries,
       error: s.error,
-      transactions: (await sweepTxsOf(deps.db, s.id)).map((t) => ({
+      transactions: (await deps.db.sweepTxsOf(s.id)).map((t) => ({
         role: t.role,
         txid: t.txHash,
         status: t.status,
@@ -71,7 +71,7 @@ export async function listSweepViews(
 export async function operatorCostViews(
   deps: Pick<Deps, 'db'>,
 ): Promise<{ chain: string; kind: string; symbol: string; amount: string; transactions: number }[]> {
-  return (await sumOperatorCosts(deps.db)).map((c) => ({
+  return (await deps.db.sumOperatorCosts()).map((c) => ({
     chain: c.chain,
     kind: c.kind,
     symbol: c.symbol,

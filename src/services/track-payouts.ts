@@ -1,12 +1,5 @@
 import type { ChainAdapter, ChainHeads, PayoutLookup } from '../chains/port.ts';
-import { ordersByIds } from '../db/repositories/chain-scan.ts';
-import type { OrderTransition } from '../db/repositories/orders.ts';
-import {
-  type AttemptUpdate,
-  liveAttempts,
-  type PayoutAttempt,
-  recordPayoutProgress,
-} from '../db/repositories/payouts.ts';
+import type { AttemptUpdate, OrderTransition, PayoutAttempt } from '../db/store.ts';
 import type { Order, OrderTransaction } from '../domain/order.ts';
 import { transition } from '../domain/order-state.ts';
 import type { Deps } from './deps.ts';
@@ -29,11 +22,11 @@ export async function trackPayouts(
   adapter: ChainAdapter,
   heads: ChainHeads,
 ): Promise<{ settled: number }> {
-  const live = liveAttempts(deps.db, adapter.chain).filter((a) => a.status !== 'signed');
+  const live = (await deps.db.liveAttempts(adapter.chain)).filter((a) => a.status !== 'signed');
   if (live.length === 0) return { settled: 0 };
   const slots = new Map<string, PayoutAttempt[]>();
   for (const a of live) slots.set(a.orderRef, [...(slots.get(a.orderRef) ?? []), a]);
-  const orders = ordersByIds(deps.db, [...slots.keys()]);
+  const orders = await deps.db.ordersByIds([...slots.keys()]);
   let settled = 0;
   for (const [orderRef, attempts] of slots) {
     const order = orders.get(orderRef);
@@ -52,7 +45,7 @@ export async function trackPayouts(
       : await notMined(deps, adapter, order, seen);
     if (step.settled) settled++;
     if (step.updates.length === 0 && !step.move && !step.landed) continue;
-    await recordPayoutProgress(deps.db, {
+    await deps.db.recordPayoutProgress({
       attempts: step.updates,
       transitions: step.move ? [step.move] : [],
       landed: step.landed ? [order.id] : [],
@@ -178,7 +171,7 @@ async function notMined(
   }
   if (step.updates.length > 0 || step.move) {
     // record the fall-back first: judging may give the attempts up
-    await recordPayoutProgress(deps.db, {
+    await deps.db.recordPayoutProgress({
       attempts: step.updates,
       transitions: step.move ? [step.move] : [],
       now: deps.clock.now(),

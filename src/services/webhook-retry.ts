@@ -1,4 +1,5 @@
-import type { AttemptOutcome } from '../db/repositories/webhook-events.ts';
+import type { AttemptOutcome } from '../db/store.ts';
+
 import { backoffDelay } from '../lib/backoff.ts';
 
 /** The backoff settings of `config.webhooks`. */

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mountAdminDashboard } from '../../src/admin/dashboard.ts';
 import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
-import { listWebhookEvents } from '../../src/db/repositories/webhook-events.ts';
+import { listWebhookEvents } from '../../src/db/repositories/webhook-log.ts';
 import type { Order } from '../../src/domain/order.ts';
 import { createAdminUser } from '../../src/services/admin-accounts.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
@@ -46,10 +46,9 @@ async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, what:
 
 /** The id of the paid order's ORDER_SUCCESS event. */
 const successEventId = () =>
-  listWebhookEvents(w.h.rt.db, { order: paid.id, limit: 10 }).find((e) => e.notifyType === 'ORDER_SUCCESS')
-    ?.id;
+  listWebhookEvents(w.h.db, { order: paid.id, limit: 10 }).find((e) => e.notifyType === 'ORDER_SUCCESS')?.id;
 
-const orderNow = (orderId: string) => findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, orderId) as Order;
+const orderNow = (orderId: string) => findOrderByMerchantOrderId(w.h.db, m.merchantId, orderId) as Order;
 
 beforeAll(async () => {
   w = await evmWorld(['POLYGON'], { confirmations: 2 });
@@ -57,7 +56,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   mountAdminDashboard(w.h.app, w.h.rt);
   served = await serveApp(w.h.app);
-  worker = await startWorker(w.h.rt, [chainJobs(w.h.rt.adapters, w.h.rt.health), webhookJobs]);
+  worker = await startWorker(w.h.rt, [chainJobs, webhookJobs]);
   await createAdminUser(w.h.rt, { ...ADMIN, role: 'admin' });
   await createAdminUser(w.h.rt, { ...VIEWER, role: 'viewer' });
   m = await w.h.merchant('V3', receiver.url);

@@ -26,7 +26,7 @@ beforeAll(async () => {
   w = await evmWorld(['POLYGON'], { confirmations: 2 });
   stopClock = followRealTime(w.h.clock);
   served = await serveApp(w.h.app);
-  worker = await startWorker(w.h.rt, [chainJobs(w.h.rt.adapters, w.h.rt.health)]);
+  worker = await startWorker(w.h.rt, [chainJobs]);
 });
 afterAll(async () => {
   await worker?.stop();

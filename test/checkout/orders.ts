@@ -42,7 +42,7 @@ export async function createCheckoutOrder(
 
 /** The order as stored now. */
 export function readOrder(h: Harness, o: Pick<CheckoutOrder, 'merchant' | 'orderId'>): Order {
-  const order = findOrderByMerchantOrderId(h.rt.db, o.merchant.merchantId, o.orderId);
+  const order = findOrderByMerchantOrderId(h.db, o.merchant.merchantId, o.orderId);
   if (!order) throw new Error(`no order ${o.orderId}`);
   return order;
 }
@@ -80,7 +80,7 @@ export function moveOrder(
 ): Order {
   const order = readOrder(h, o);
   const [moved] = applyOrderTransitions(
-    h.rt.db,
+    h.db,
     [{ order, patch: { status: transition(order.type, order.status, event), ...facts } }],
     h.clock.now(),
   );

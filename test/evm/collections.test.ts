@@ -38,7 +38,7 @@ async function status(orderId: string) {
 }
 
 function eventsOf(orderId: string) {
-  return w.h.rt.db
+  return w.h.db
     .select()
     .from(webhookEvents)
     .all()
@@ -125,7 +125,7 @@ describe('EVM collections on a real node (anvil, confirmations = 3)', () => {
     await w.mine('ETH', 3);
     await w.scan('ETH');
     expect((await status(orderId)).status).toBe('INIT');
-    expect(unattributedTransfers(w.h.rt.db, 'ETH')).toContainEqual(
+    expect(unattributedTransfers(w.h.db, 'ETH')).toContainEqual(
       expect.objectContaining({ txid, unattributedReason: 'wrong-token' }),
     );
   });
@@ -143,19 +143,17 @@ describe('EVM collections on a real node (anvil, confirmations = 3)', () => {
     const s = await status(orderId);
     expect(s.status).toBe('EXPIRED');
     expect(s.reason).toBe('No payment was received before the order expired.');
-    expect(unattributedTransfers(w.h.rt.db, 'ETH')).toContainEqual(
+    expect(unattributedTransfers(w.h.db, 'ETH')).toContainEqual(
       expect.objectContaining({ txid, unattributedReason: 'late' }),
     );
   });
 
   it('scanning the same blocks again credits nothing twice', async () => {
-    const before = transfersOfChain(w.h.rt.db, 'ETH').length;
-    const events = w.h.rt.db.select().from(webhookEvents).all().length;
-    w.h.rt.db.$client
-      .prepare("UPDATE chain_cursors SET height = 0, height_hash = '' WHERE chain = 'ETH'")
-      .run();
+    const before = transfersOfChain(w.h.db, 'ETH').length;
+    const events = w.h.db.select().from(webhookEvents).all().length;
+    w.h.db.$client.prepare("UPDATE chain_cursors SET height = 0, height_hash = '' WHERE chain = 'ETH'").run();
     await w.scan('ETH');
-    expect(transfersOfChain(w.h.rt.db, 'ETH')).toHaveLength(before);
-    expect(w.h.rt.db.select().from(webhookEvents).all()).toHaveLength(events);
+    expect(transfersOfChain(w.h.db, 'ETH')).toHaveLength(before);
+    expect(w.h.db.select().from(webhookEvents).all()).toHaveLength(events);
   });
 });

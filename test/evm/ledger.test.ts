@@ -39,7 +39,7 @@ async function newMerchant() {
 }
 
 async function balance(merchant = m, symbol = 'USDT') {
-  const [b] = await listBalances(w.h.rt.db, { merchantId: merchant.merchantId, chain: 'ETH', symbol });
+  const [b] = await listBalances(w.h.db, { merchantId: merchant.merchantId, chain: 'ETH', symbol });
   return { available: b?.available ?? 0n, frozen: b?.frozen ?? 0n };
 }
 
@@ -56,7 +56,7 @@ async function payout(amount: string, options: { to?: string; merchant?: Merchan
 }
 
 const order = (orderId: string, merchant = m) => {
-  const o = findOrderByMerchantOrderId(w.h.rt.db, merchant.merchantId, orderId);
+  const o = findOrderByMerchantOrderId(w.h.db, merchant.merchantId, orderId);
   if (!o) throw new Error(`no order ${orderId}`);
   return o;
 };
@@ -72,8 +72,8 @@ async function collect(amount: string, paid: bigint) {
 
 /** Balances equal the sum of the entries, and never go below zero. */
 async function expectConsistent() {
-  const sums = await sumLedgerEntries(w.h.rt.db);
-  for (const b of await listBalances(w.h.rt.db)) {
+  const sums = await sumLedgerEntries(w.h.db);
+  for (const b of await listBalances(w.h.db)) {
     expect(sums.get(`${b.merchantId}/${b.chain}/${b.symbol}`)).toEqual({
       available: b.available,
       frozen: b.frozen,
@@ -96,7 +96,7 @@ describe('a merchant’s balance on a real chain', () => {
     expect(order(exact).status).toBe('SUCCESS');
     expect(order(over).actualAmountBase).toBe(12n * USDT);
     expect(await balance()).toEqual({ available: 9_500_000n + 11_500_000n, frozen: 0n });
-    const credits = (await listLedgerEntries(w.h.rt.db, { merchantId: m.merchantId })).filter(
+    const credits = (await listLedgerEntries(w.h.db, { merchantId: m.merchantId })).filter(
       (e) => e.kind === 'collection_credit',
     );
     expect(credits.map((e) => [e.orderId, e.availableDelta]).sort()).toEqual([
@@ -117,7 +117,7 @@ describe('a merchant’s balance on a real chain', () => {
     await w.payouts('ETH');
     expect(order(p.orderId).status).toBe('SUCCESS');
     expect(await balance()).toEqual({ available: before.available - 20_500_000n, frozen: 0n });
-    const entries = (await listLedgerEntries(w.h.rt.db, { merchantId: m.merchantId })).filter(
+    const entries = (await listLedgerEntries(w.h.db, { merchantId: m.merchantId })).filter(
       (e) => e.orderId === p.orderId,
     );
     expect(entries.map((e) => [e.kind, e.availableDelta, e.frozenDelta])).toEqual([
@@ -129,7 +129,7 @@ describe('a merchant’s balance on a real chain', () => {
 
   it('refuses a payout the available balance cannot cover with the message XPay clients handle, writing nothing', async () => {
     const { available } = await balance();
-    const entries = (await listLedgerEntries(w.h.rt.db, { merchantId: m.merchantId })).length;
+    const entries = (await listLedgerEntries(w.h.db, { merchantId: m.merchantId })).length;
     const amount = available - 250_000n; // with its 0.50 fee, 0.25 more than there is
     const p = await payout(fmt(amount));
     expect(p.status).toBe(422);
@@ -138,8 +138,8 @@ describe('a merchant’s balance on a real chain', () => {
       msg: `Insufficient funds. balance: ${fmt(available)} Total required: ${fmt(available + 250_000n)} (${fmt(amount)} amount + 0.50 fee).`,
       data: null,
     });
-    expect(findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, p.orderId)).toBeNull();
-    expect((await listLedgerEntries(w.h.rt.db, { merchantId: m.merchantId })).length).toBe(entries);
+    expect(findOrderByMerchantOrderId(w.h.db, m.merchantId, p.orderId)).toBeNull();
+    expect((await listLedgerEntries(w.h.db, { merchantId: m.merchantId })).length).toBe(entries);
     expect(await balance()).toEqual({ available, frozen: 0n });
   });
 
@@ -162,7 +162,7 @@ describe('a merchant’s balance on a real chain', () => {
     await resumePayouts(w.h.rt);
     expect(order(expiring.orderId).status).toBe('EXPIRED');
     expect(await balance()).toEqual({ available, frozen: 0n });
-    const released = (await listLedgerEntries(w.h.rt.db, { merchantId: m.merchantId })).filter(
+    const released = (await listLedgerEntries(w.h.db, { merchantId: m.merchantId })).filter(
       (e) => e.kind === 'payout_release',
     );
     expect(released.map((e) => [e.orderId, e.availableDelta, e.reason])).toEqual([
@@ -227,15 +227,15 @@ describe('payouts.requireMerchantBalance off (the operator pays from their own h
     try {
       const p = await payout('5', { merchant: own });
       expect(p.status).toBe(200);
-      expect(await listLedgerEntries(w.h.rt.db, { merchantId: own.merchantId })).toEqual([]);
+      expect(await listLedgerEntries(w.h.db, { merchantId: own.merchantId })).toEqual([]);
       const tooMuch = await payout('5000000', { merchant: own }); // more than the hot wallet holds
       expect(tooMuch.r).toEqual({ code: 422, msg: 'Insufficient balance for this payout.', data: null });
       await w.payouts('ETH');
       await w.mine('ETH', 3);
       await w.payouts('ETH');
       expect(order(p.orderId, own).status).toBe('SUCCESS');
-      expect(await listLedgerEntries(w.h.rt.db, { merchantId: own.merchantId })).toEqual([]);
-      expect(await listBalances(w.h.rt.db, { merchantId: own.merchantId })).toEqual([]);
+      expect(await listLedgerEntries(w.h.db, { merchantId: own.merchantId })).toEqual([]);
+      expect(await listBalances(w.h.db, { merchantId: own.merchantId })).toEqual([]);
     } finally {
       w.h.rt.config.payouts.requireMerchantBalance = true;
     }

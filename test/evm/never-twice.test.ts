@@ -88,12 +88,12 @@ async function payout(amount: string, to: Address) {
 }
 
 function order(orderId: string) {
-  const o = findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, orderId);
+  const o = findOrderByMerchantOrderId(w.h.db, m.merchantId, orderId);
   if (!o) throw new Error(`no order ${orderId}`);
   return o;
 }
 
-const attempts = (orderId: string) => attemptsOfOrder(w.h.rt.db, order(orderId).id);
+const attempts = (orderId: string) => attemptsOfOrder(w.h.db, order(orderId).id);
 
 const received = (to: Address) => {
   const c = w.devnet.get('ETH');
@@ -249,9 +249,9 @@ describe('a payout whose nonce was spent by a transaction Kassa did not record',
 
   it('ends FAILED with the operator’s reason when failed; its frozen balance is released and the merchant told', async () => {
     const to = receiver(6);
-    const before = (await listBalances(w.h.rt.db, { merchantId: m.merchantId }))[0];
+    const before = (await listBalances(w.h.db, { merchantId: m.merchantId }))[0];
     const id = await payout('9', to);
-    const frozen = (await listBalances(w.h.rt.db, { merchantId: m.merchantId }))[0];
+    const frozen = (await listBalances(w.h.db, { merchantId: m.merchantId }))[0];
     expect((frozen?.available ?? 0n) - (before?.available ?? 0n)).toBe(-9_000_000n);
     await spendNonceElsewhere(id);
     await passes(1);
@@ -261,13 +261,13 @@ describe('a payout whose nonce was spent by a transaction Kassa did not record',
     expect(failed.code).toBe(0);
     expect(failed.stdout).toBe(`payout ${id} (${m.merchantId}) failed: FAILED\n`);
     expect(order(id)).toMatchObject({ status: 'FAILED', reason: 'paid by hand from the cold wallet' });
-    const after = (await listBalances(w.h.rt.db, { merchantId: m.merchantId }))[0];
+    const after = (await listBalances(w.h.db, { merchantId: m.merchantId }))[0];
     expect(after?.available).toBe(before?.available);
     expect(after?.frozen).toBe(before?.frozen);
     await passes(2);
     expect(await received(to)).toBe(0n);
     expect(attempts(id).map((a) => a.status)).toEqual(['dropped']);
-    const events = w.h.rt.db
+    const events = w.h.db
       .select()
       .from(webhookEvents)
       .all()

@@ -1,6 +1,5 @@
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChainHealth } from '../../src/chains/health.ts';
 import { getCursor, unattributedTransfers } from '../../src/db/repositories/chain-scan.ts';
 import { applyOrderTransitions, findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
 import { webhookEvents } from '../../src/db/schema/webhook-events.ts';
@@ -46,10 +45,10 @@ afterAll(async () => {
   await devnet?.stop();
 });
 
-const orderOf = (orderId: string) => findOrderByMerchantOrderId(h.rt.db, m.merchantId, orderId);
+const orderOf = (orderId: string) => findOrderByMerchantOrderId(h.db, m.merchantId, orderId);
 const typesOf = (orderId: string) => {
   const id = orderOf(orderId)?.id;
-  return h.rt.db
+  return h.db
     .select()
     .from(webhookEvents)
     .all()
@@ -58,8 +57,8 @@ const typesOf = (orderId: string) => {
 };
 
 it('keeps a paid order through an outage from the first start, and credits it when the RPC returns', async () => {
-  const health = new ChainHealth();
-  worker = await startWorker(h.rt, [chainJobs(h.rt.adapters, health)]);
+  const health = h.rt.health;
+  worker = await startWorker(h.rt, [chainJobs]);
   await expect.poll(() => health.get('ETH').lastError ?? '', { timeout: 20_000 }).not.toBe('');
 
   const create = async (orderId: string) =>
@@ -80,7 +79,7 @@ it('keeps a paid order through an outage from the first start, and credits it wh
   // Past both orders' time to live, the RPC still refusing: nobody has read the chain, so nothing expires.
   h.clock.advance(61_000);
   expect(await expireOrders(h.rt)).toEqual({ expired: 0 });
-  expect(getCursor(h.rt.db, 'ETH')).toBeNull();
+  expect(getCursor(h.db, 'ETH')).toBeNull();
   expect(orderOf('B-paid')?.status).toBe('INIT');
   expect(orderOf('B-unpaid')?.status).toBe('INIT');
 
@@ -102,7 +101,7 @@ it('keeps a paid order through an outage from the first start, and credits it wh
 
   expect(typesOf('B-paid')).toEqual(['ORDER_SUCCESS']); // found already final: no progress report first
   expect(typesOf('B-unpaid')).toEqual(['ORDER_EXPIRED']);
-  expect(unattributedTransfers(h.rt.db, 'ETH')).toEqual([]);
+  expect(unattributedTransfers(h.db, 'ETH')).toEqual([]);
 });
 
 describe('a database where orders expired before the chain was ever scanned (expired by an older Kassa)', () => {
@@ -125,17 +124,17 @@ describe('a database where orders expired before the chain was ever scanned (exp
     const txid = await w.pay('ETH', 'USDC', r.data.address, 3_000_000n);
     await w.mine('ETH', 30);
     // what Kassa before issue 19 did while the RPC was down: expire with no checkpoint at all
-    const order = findOrderByMerchantOrderId(w.h.rt.db, merchant.merchantId, 'legacy-1');
+    const order = findOrderByMerchantOrderId(w.h.db, merchant.merchantId, 'legacy-1');
     if (!order) throw new Error('no order');
     applyOrderTransitions(
-      w.h.rt.db,
+      w.h.db,
       [{ order, patch: { status: 'EXPIRED', reason: 'No payment was received before the order expired.' } }],
       w.h.clock.now(),
     );
-    expect(getCursor(w.h.rt.db, 'ETH')).toBeNull();
+    expect(getCursor(w.h.db, 'ETH')).toBeNull();
 
     await w.scan('ETH');
-    expect(unattributedTransfers(w.h.rt.db, 'ETH')).toContainEqual(
+    expect(unattributedTransfers(w.h.db, 'ETH')).toContainEqual(
       expect.objectContaining({ txid, unattributedReason: 'order-final', amountBase: 3_000_000n }),
     );
   });

@@ -71,7 +71,7 @@ async function payout(
 }
 
 const order = (orderId: string, merchant = m) => {
-  const o = findOrderByMerchantOrderId(w.h.rt.db, merchant.merchantId, orderId);
+  const o = findOrderByMerchantOrderId(w.h.db, merchant.merchantId, orderId);
   if (!o) throw new Error(`no order ${orderId}`);
   return o;
 };
@@ -85,7 +85,7 @@ async function settle(chain: 'ETH' | 'BSC' = 'ETH') {
 }
 
 const eventsOf = (orderId: string) =>
-  w.h.rt.db
+  w.h.db
     .select()
     .from(webhookEvents)
     .all()
@@ -101,7 +101,7 @@ describe('payout limits', () => {
       msg: 'The payout exceeds the limit for a single payout.',
       data: null,
     });
-    expect(findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, big.orderId)).toBeNull();
+    expect(findOrderByMerchantOrderId(w.h.db, m.merchantId, big.orderId)).toBeNull();
     expect((await payout('50.01', { merchant: strict })).r.msg).toBe(
       'The payout exceeds the limit for a single payout.',
     );
@@ -159,7 +159,7 @@ describe('approvals', () => {
     );
     expect(status.data).toMatchObject({ status: 'INIT', reason: 'Waiting for approval.' });
     await settle();
-    expect(attemptsOfOrder(w.h.rt.db, order(p.orderId).id)).toHaveLength(0);
+    expect(attemptsOfOrder(w.h.db, order(p.orderId).id)).toHaveLength(0);
     expect((await listOperatorPayouts(w.h.rt, { awaitingApproval: true })).map((x) => x.orderId)).toEqual([
       p.orderId,
     ]);
@@ -181,7 +181,7 @@ describe('approvals', () => {
     w.h.clock.advance(1000);
     await w.h.fund(reviewer, 'ETH', 'USDT', '300');
     const p = await payout('250', { merchant: reviewer });
-    expect((await listBalances(w.h.rt.db, { merchantId: reviewer.merchantId }))[0]).toMatchObject({
+    expect((await listBalances(w.h.db, { merchantId: reviewer.merchantId }))[0]).toMatchObject({
       available: 50n * USDT,
       frozen: 250n * USDT,
     });
@@ -190,7 +190,7 @@ describe('approvals', () => {
       status: 'FAILED',
       reason: 'receiver failed the sanctions check',
     });
-    expect((await listBalances(w.h.rt.db, { merchantId: reviewer.merchantId }))[0]).toMatchObject({
+    expect((await listBalances(w.h.db, { merchantId: reviewer.merchantId }))[0]).toMatchObject({
       available: 300n * USDT,
       frozen: 0n,
     });
@@ -213,7 +213,7 @@ describe('pause and resume', () => {
     await settle();
     await settle('BSC');
     expect(order(eth.orderId).status).toBe('INIT');
-    expect(attemptsOfOrder(w.h.rt.db, order(eth.orderId).id)).toHaveLength(0);
+    expect(attemptsOfOrder(w.h.db, order(eth.orderId).id)).toHaveLength(0);
     expect(order(bsc.orderId).status).toBe('SUCCESS'); // only ETH is paused
     await resumePayouts(w.h.rt, 'ETH');
     await settle();

@@ -35,7 +35,7 @@ async function payout(chain: string, symbol: string, amount: string, to: string 
 }
 
 function order(orderId: string) {
-  const o = findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, orderId);
+  const o = findOrderByMerchantOrderId(w.h.db, m.merchantId, orderId);
   if (!o) throw new Error(`no order ${orderId}`);
   return o;
 }
@@ -61,7 +61,7 @@ describe('EVM payouts on a real node', () => {
       to: receiver,
     });
     expect((await tokenBalance(c.client, c.tokens.USDT.address, receiver)) - before).toBe(12_500_000n);
-    const events = w.h.rt.db
+    const events = w.h.db
       .select()
       .from(webhookEvents)
       .all()
@@ -81,7 +81,7 @@ describe('EVM payouts on a real node', () => {
     await w.mine('ETH', 3);
     for (let i = 0; i < 3; i++) await w.payouts('ETH');
     expect(order(orderId).status).toBe('SUCCESS');
-    expect(attemptsOfOrder(w.h.rt.db, order(orderId).id)).toHaveLength(1);
+    expect(attemptsOfOrder(w.h.db, order(orderId).id)).toHaveLength(1);
     expect((await tokenBalance(c.client, c.tokens.USDC.address, receiver)) - before).toBe(1_000_000n);
   });
 
@@ -105,7 +105,7 @@ describe('EVM payouts on a real node', () => {
     const failed = order(orderId);
     expect(failed.status).toBe('FAILED');
     expect(failed.reason).toContain('The transfer would revert');
-    expect(attemptsOfOrder(w.h.rt.db, failed.id)).toHaveLength(0);
+    expect(attemptsOfOrder(w.h.db, failed.id)).toHaveLength(0);
   });
 
   it('refuses a payout the hot wallet cannot cover with 422, counting payouts already queued', async () => {

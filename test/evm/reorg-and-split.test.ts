@@ -8,7 +8,7 @@ import { REORG_REVERT_REASON } from '../../src/domain/collection-progress.ts';
 import { collectMetrics } from '../../src/services/collect-metrics.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { listTokens } from '../../src/services/resolve-token.ts';
-import { scanChain } from '../../src/services/scan-chain.ts';
+import { scanChain } from '../../src/services/scan-chain/scan-chain.ts';
 import { type EvmWorld, evmWorld } from '../helpers/evm-chain.ts';
 import { body } from '../helpers/harness.ts';
 import { hookedAdapter } from '../helpers/hooked-adapter.ts';
@@ -22,9 +22,9 @@ async function collect(w: EvmWorld, m: MerchantCreated, chain: string, symbol: s
   return { orderId, address: r.data.address };
 }
 const statusOf = (w: EvmWorld, m: MerchantCreated, orderId: string) =>
-  findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, orderId);
+  findOrderByMerchantOrderId(w.h.db, m.merchantId, orderId);
 const eventsOf = (w: EvmWorld, orderRef: string) =>
-  w.h.rt.db
+  w.h.db
     .select()
     .from(webhookEvents)
     .all()
@@ -57,7 +57,7 @@ describe('reorganisations before finality (ETH, confirmations = 3)', () => {
     expect(rolledBack?.status).toBe('INIT');
     expect(rolledBack?.receivedBase).toBe(0n);
     expect(rolledBack?.reason).toBe(REORG_REVERT_REASON);
-    expect(transfersOfChain(w.h.rt.db, 'ETH').find((t) => t.txid === txid)?.status).toBe('orphaned');
+    expect(transfersOfChain(w.h.db, 'ETH').find((t) => t.txid === txid)?.status).toBe('orphaned');
     // the merchant hears of the fall back, with the order's new state and why
     const events = eventsOf(w, rolledBack?.id ?? '');
     expect(events.map((e) => e.type)).toEqual(['ORDER_PENDING_CONFIRMATION', 'ORDER_REVERTED']);
@@ -147,7 +147,7 @@ describe('reorganisations before finality (ETH, confirmations = 3)', () => {
     expect(done).toMatchObject({ status: 'SUCCESS', actualAmountBase: 5_000_000n });
     expect(done?.transaction).toMatchObject({ txid, blockNum: paidIn + 1 });
     const receipt = await client.getTransactionReceipt({ hash: txid });
-    const rows = transfersOfChain(w.h.rt.db, 'ETH').filter((t) => t.txid === txid);
+    const rows = transfersOfChain(w.h.db, 'ETH').filter((t) => t.txid === txid);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: 'final', blockNum: paidIn + 1, blockHash: receipt.blockHash });
     expect(eventsOf(w, done?.id ?? '').map((e) => e.type)).toEqual([
@@ -165,7 +165,7 @@ describe('reorganisations before finality (ETH, confirmations = 3)', () => {
     await w.scan('ETH');
     const moved = statusOf(w, m, orderId);
     expect(moved?.status).toBe('PENDING_CONFIRMATION');
-    const rows = transfersOfChain(w.h.rt.db, 'ETH').filter((t) => t.txid === txid && t.status !== 'orphaned');
+    const rows = transfersOfChain(w.h.db, 'ETH').filter((t) => t.txid === txid && t.status !== 'orphaned');
     expect(rows).toHaveLength(1);
     expect(rows[0]?.blockHash).toBe(replaced[0]?.newHash);
     await w.mine('ETH', 3);
@@ -211,7 +211,7 @@ describe('a payment split across two transactions in one block (AVAX_C_CHAIN, 1 
     await w.scan('AVAX_C_CHAIN');
     const done = statusOf(w, m, orderId);
     expect(done).toMatchObject({ status: 'SUCCESS', actualAmountBase: 10_000_000n });
-    const rows = transfersOfChain(w.h.rt.db, 'AVAX_C_CHAIN').filter((t) => t.txid === a || t.txid === b);
+    const rows = transfersOfChain(w.h.db, 'AVAX_C_CHAIN').filter((t) => t.txid === a || t.txid === b);
     expect(rows).toHaveLength(2);
     expect(new Set(rows.map((r) => r.blockNum)).size).toBe(1);
   });

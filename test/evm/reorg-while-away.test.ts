@@ -39,10 +39,10 @@ async function collect(amount: string) {
   return { orderId, address: r.data.address };
 }
 
-const orderOf = (orderId: string) => findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, orderId);
+const orderOf = (orderId: string) => findOrderByMerchantOrderId(w.h.db, m.merchantId, orderId);
 const head = async () => Number(await w.devnet.get('ETH').client.getBlockNumber({ cacheTime: 0 }));
 const eventsOf = (orderRef: string) =>
-  w.h.rt.db
+  w.h.db
     .select()
     .from(webhookEvents)
     .all()
@@ -78,7 +78,7 @@ describe('a reorganisation while Kassa is not looking (ETH, 6 confirmations)', (
     const done = orderOf(orderId);
     expect(done).toMatchObject({ status: 'SUCCESS', actualAmountBase: 10_000_000n });
     expect(done?.transaction).toMatchObject({ txid, blockNum: newBlock });
-    const rows = transfersOfChain(w.h.rt.db, 'ETH').filter((t) => t.txid === txid);
+    const rows = transfersOfChain(w.h.db, 'ETH').filter((t) => t.txid === txid);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: 'final', blockNum: newBlock, blockHash: newHash });
     expect(eventsOf(done?.id ?? '')).toEqual(['ORDER_PENDING_CONFIRMATION', 'ORDER_SUCCESS']);
@@ -113,7 +113,7 @@ describe('a reorganisation while the worker is killed (ETH, 6 confirmations)', (
     await w.mine('ETH', 2);
     const seen = paidIn + 2;
     await expect
-      .poll(() => getCursor(w.h.rt.db, 'ETH')?.height ?? 0, { timeout: 30_000, interval: 20 })
+      .poll(() => getCursor(w.h.db, 'ETH')?.height ?? 0, { timeout: 30_000, interval: 20 })
       .toBeGreaterThanOrEqual(seen);
     await sigkill(child);
     expect(child.signalCode).toBe('SIGKILL');
@@ -125,7 +125,7 @@ describe('a reorganisation while the worker is killed (ETH, 6 confirmations)', (
     await sigkill(again);
 
     expect(orderOf(orderId)?.transaction).toMatchObject({ txid, blockNum: newBlock });
-    const rows = transfersOfChain(w.h.rt.db, 'ETH').filter((t) => t.txid === txid);
+    const rows = transfersOfChain(w.h.db, 'ETH').filter((t) => t.txid === txid);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: 'final', blockNum: newBlock, blockHash: newHash });
     expect(eventsOf(orderOf(orderId)?.id ?? '')).toEqual(['ORDER_PENDING_CONFIRMATION', 'ORDER_SUCCESS']);

@@ -43,11 +43,11 @@ async function payout(amount: string, to: Address) {
 }
 
 const order = (orderId: string) => {
-  const o = findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, orderId);
+  const o = findOrderByMerchantOrderId(w.h.db, m.merchantId, orderId);
   if (!o) throw new Error(`no order ${orderId}`);
   return o;
 };
-const attempts = (orderId: string) => attemptsOfOrder(w.h.rt.db, order(orderId).id);
+const attempts = (orderId: string) => attemptsOfOrder(w.h.db, order(orderId).id);
 
 /** Mines one block whose base fee is `wei` (what a congested network does to a waiting transaction). */
 async function mineAtBaseFee(wei: bigint) {

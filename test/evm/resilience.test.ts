@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmAdapter } from '../../src/chains/evm/adapter.ts';
-import { ChainHealth } from '../../src/chains/health.ts';
 import { activeChain } from '../../src/config/active-chain.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { type EvmDevnet, startEvmDevnet } from '../../src/devnet/evm/devnet.ts';
@@ -72,8 +71,8 @@ describe('the worker with one chain misconfigured and one down', () => {
         timeoutMs: 200,
       }),
     );
-    const health = new ChainHealth();
-    const worker = await startWorker(h.rt, [chainJobs(h.rt.adapters, health)]);
+    const health = h.rt.health;
+    const worker = await startWorker(h.rt, [chainJobs]);
     try {
       await expect.poll(() => health.get('BSC').state, { timeout: 10_000 }).toBe('ready');
       await expect.poll(() => health.get('BSC').scannedTo ?? -1, { timeout: 10_000 }).toBeGreaterThan(0);

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import type { Address } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { deepMerge } from '../../src/config/load.ts';
-import { listSweeps, sweepTxsOf } from '../../src/db/repositories/sweeps.ts';
 import { tokenBalance } from '../../src/devnet/evm/tokens.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { kassaAsync, spawnKassa } from '../helpers/cli.ts';
@@ -89,10 +88,10 @@ async function paidOrder(amount: bigint): Promise<string> {
 
 const usdt = (who: string) =>
   tokenBalance(w.devnet.get('ETH').client, w.devnet.get('ETH').tokens.USDT.address, who as Address);
-const sweepOf = async (address: string) => (await listSweeps(w.h.rt.db)).find((s) => s.address === address);
+const sweepOf = async (address: string) => (await w.h.rt.db.listSweeps()).find((s) => s.address === address);
 const txsOf = async (address: string) => {
   const s = await sweepOf(address);
-  return s ? sweepTxsOf(w.h.rt.db, s.id) : [];
+  return s ? w.h.rt.db.sweepTxsOf(s.id) : [];
 };
 
 /** Restarts the worker and mines until the sweep of `address` is final. */

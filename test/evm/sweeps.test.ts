@@ -1,6 +1,5 @@
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listSweeps, openSweeps, sumOperatorCosts, sweepTxsOf } from '../../src/db/repositories/sweeps.ts';
 import { tokenBalance } from '../../src/devnet/evm/tokens.ts';
 import { expireOrders } from '../../src/services/expire-orders.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
@@ -67,7 +66,7 @@ const pass = () => runSweeps(w.h.rt, adapter(), new AbortController().signal, { 
 async function sweepAll() {
   for (let i = 0; i < 12; i++) {
     await pass();
-    if ((await openSweeps(w.h.rt.db, 'ETH')).length === 0) return;
+    if ((await w.h.rt.db.openSweeps('ETH')).length === 0) return;
     await w.mine('ETH', 2);
   }
   throw new Error('sweeps still open after 12 passes');
@@ -114,7 +113,7 @@ describe('EVM sweeps on anvil', () => {
       'fee_too_high',
     ]);
     // planning moves nothing
-    expect(await listSweeps(w.h.rt.db)).toHaveLength(0);
+    expect(await w.h.rt.db.listSweeps()).toHaveLength(0);
 
     const hotUsdt = await balanceOf(usdt(), hot);
     const hotUsdc = await balanceOf(usdc(), hot);
@@ -127,10 +126,10 @@ describe('EVM sweeps on anvil', () => {
     expect(await balanceOf(usdc(), dust.address)).toBe(500_000n);
     expect(await balanceOf(usdt(), open.address)).toBe(5_000_000n);
 
-    const sweeps = await listSweeps(w.h.rt.db);
+    const sweeps = await w.h.rt.db.listSweeps();
     expect(sweeps.map((s) => s.status)).toEqual(['final', 'final', 'final']);
     for (const s of sweeps) {
-      const txs = await sweepTxsOf(w.h.rt.db, s.id);
+      const txs = await w.h.rt.db.sweepTxsOf(s.id);
       expect(txs.map((t) => [t.role, t.status])).toEqual([
         ['topup', 'final'],
         ['transfer', 'final'],
@@ -142,11 +141,11 @@ describe('EVM sweeps on anvil', () => {
       expect(await ethOf(s.address)).toBe(BigInt(topup.valueBase) - BigInt(transfer.feeBase ?? '0'));
     }
     // costs: what the hot wallet sent plus its own fees, per sweep
-    const costs = await sumOperatorCosts(w.h.rt.db);
+    const costs = await w.h.rt.db.sumOperatorCosts();
     expect(costs).toEqual([
       expect.objectContaining({ chain: 'ETH', kind: 'gas_topup', symbol: 'ETH', count: 3 }),
     ]);
-    const expected = (await Promise.all(sweeps.map(async (s) => sweepTxsOf(w.h.rt.db, s.id))))
+    const expected = (await Promise.all(sweeps.map(async (s) => w.h.rt.db.sweepTxsOf(s.id))))
       .flat()
       .filter((t) => t.role === 'topup')
       .reduce((sum, t) => sum + BigInt(t.valueBase) + BigInt(t.feeBase ?? '0'), 0n);
@@ -154,7 +153,7 @@ describe('EVM sweeps on anvil', () => {
 
     // a second pass finds nothing more to do
     await pass();
-    expect(await listSweeps(w.h.rt.db)).toHaveLength(3);
+    expect(await w.h.rt.db.listSweeps()).toHaveLength(3);
 
     // /metrics: what was swept, what waits (the dust; the open order's address is not counted), the costs
     const metrics = await (await w.h.admin.request('/metrics')).text();
@@ -174,7 +173,7 @@ describe('EVM sweeps on anvil', () => {
     await settle();
     expect(await status(partial.orderId)).toBe('PENDING');
     await pass();
-    expect((await listSweeps(w.h.rt.db)).filter((s) => s.address === partial.address)).toHaveLength(0);
+    expect((await w.h.rt.db.listSweeps()).filter((s) => s.address === partial.address)).toHaveLength(0);
     const c = w.devnet.get('ETH').client;
     const latest = await c.getBlock();
     await c.setNextBlockTimestamp({ timestamp: latest.timestamp + 61n * 60n });
@@ -184,7 +183,7 @@ describe('EVM sweeps on anvil', () => {
     expect(await status(partial.orderId)).toBe('EXPIRED');
     await sweepAll();
     expect(await balanceOf(usdc(), partial.address)).toBe(0n);
-    const [s] = (await listSweeps(w.h.rt.db)).filter((x) => x.address === partial.address);
+    const [s] = (await w.h.rt.db.listSweeps()).filter((x) => x.address === partial.address);
     expect(s).toMatchObject({ status: 'final', amountBase: '3000000', feeMode: 'topup' });
   });
 
@@ -195,16 +194,16 @@ describe('EVM sweeps on anvil', () => {
     expect(await status(native.orderId)).toBe('SUCCESS');
     const hotBefore = await ethOf(w.hot('ETH'));
     await sweepAll();
-    const [s] = (await listSweeps(w.h.rt.db)).filter((x) => x.address === native.address);
+    const [s] = (await w.h.rt.db.listSweeps()).filter((x) => x.address === native.address);
     expect(s?.feeMode).toBe('self');
-    const [transfer] = await sweepTxsOf(w.h.rt.db, s?.id as string);
+    const [transfer] = await w.h.rt.db.sweepTxsOf(s?.id as string);
     const fee = BigInt(transfer?.feeBase ?? '0');
     expect(fee).toBeGreaterThan(0n);
     expect((await ethOf(w.hot('ETH'))) - hotBefore).toBe(
       50_000_000_000_000_000n - fee - (await ethOf(native.address)),
     );
     expect(await ethOf(native.address)).toBeLessThan(fee); // at most the unused part of the fee cap
-    const costs = await sumOperatorCosts(w.h.rt.db);
+    const costs = await w.h.rt.db.sumOperatorCosts();
     expect(costs.find((c) => c.kind === 'sweep_fee')).toMatchObject({
       chain: 'ETH',
       amountBase: fee,

@@ -119,7 +119,7 @@ for (const { status, msg } of Object.values(ERROR_TABLE)) {
 // ---- what a request may write ------------------------------------------------------------------
 
 function counts() {
-  const one = (sql: string) => (h.rt.db.$client.prepare(sql).get() as { n: number }).n;
+  const one = (sql: string) => (h.db.$client.prepare(sql).get() as { n: number }).n;
   return {
     orders: one('SELECT count(*) AS n FROM orders'),
     addresses: one('SELECT count(*) AS n FROM deposit_addresses WHERE order_ref IS NOT NULL'),

@@ -10,11 +10,9 @@ import {
 import { transferToken } from '../../src/devnet/evm/tokens.ts';
 import { CHAINS } from '../../src/domain/chains.ts';
 import { createKeyRing } from '../../src/keys/key-ring.ts';
-import { listTokens } from '../../src/services/resolve-token.ts';
-import { scanChain } from '../../src/services/scan-chain.ts';
-import { sendPayouts } from '../../src/services/send-payouts.ts';
-import { trackPayouts } from '../../src/services/track-payouts.ts';
+import { pollPayouts } from '../../src/services/poll-payouts.ts';
 import { type Harness, makeHarness, TEST_MNEMONIC } from './harness.ts';
+import { onePoll, type Polled } from './poll.ts';
 
 /** anvil's dev mnemonic: account 0 owns the test tokens, account 1 plays the customer. */
 const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -63,9 +61,9 @@ export interface EvmWorld {
     amount: bigint,
   ): Promise<`0x${string}`>;
   mine(chain: EvmDevnetChain, blocks: number): Promise<void>;
-  /** One scan pass of a chain (what the worker's scan job does each tick). */
-  scan(chain: EvmDevnetChain): Promise<Awaited<ReturnType<typeof scanChain>>>;
-  /** One payout pass: send queued payouts, then follow them. */
+  /** One poll of a chain: the worker's scan tick (services/poll-chain.ts), payouts followed. */
+  scan(chain: EvmDevnetChain): Promise<Polled>;
+  /** One payout tick (services/poll-payouts.ts: send queued payouts), then one poll to follow them. */
   payouts(chain: EvmDevnetChain): Promise<void>;
   close(): Promise<void>;
 }
@@ -111,7 +109,6 @@ export async function evmWorld(
     if (!a) throw new Error(`${chain} has no adapter`);
     return a;
   };
-  const tokensOf = async (chain: EvmDevnetChain) => (await listTokens(h.rt)).filter((t) => t.chain === chain);
   return {
     devnet,
     h,
@@ -152,15 +149,10 @@ export async function evmWorld(
     async mine(chain, blocks) {
       await devnet.get(chain).client.mine({ blocks });
     },
-    async scan(chain) {
-      const a = adapter(chain);
-      await a.connect();
-      return scanChain(h.rt, a, await tokensOf(chain), new AbortController().signal);
-    },
+    scan: (chain) => onePoll(h.rt, adapter(chain)),
     async payouts(chain) {
-      const a = adapter(chain);
-      await sendPayouts(h.rt, a, new AbortController().signal);
-      await trackPayouts(h.rt, a, await a.heads());
+      await pollPayouts(h.rt, adapter(chain), new AbortController().signal);
+      await onePoll(h.rt, adapter(chain));
     },
     async close() {
       h.close();

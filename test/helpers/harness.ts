@@ -1,12 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bootstrap, type Runtime } from '../../src/bootstrap.ts';
+import { bootstrap } from '../../src/bootstrap.ts';
 import { deepMerge } from '../../src/config/load.ts';
+import type { Db } from '../../src/db/client.ts';
+import { sqliteOf } from '../../src/db/sqlite-store.ts';
 import { createAdminApp } from '../../src/http/admin-app.ts';
 import { createApp } from '../../src/http/app.ts';
 import { manualClock } from '../../src/lib/clock.ts';
 import { silentLogger } from '../../src/lib/logger.ts';
+import type { Deps } from '../../src/services/deps.ts';
 import { adjustLedger } from '../../src/services/manage-ledger.ts';
 import { createMerchant, type MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { envelope, signData } from './signing.ts';
@@ -21,7 +24,9 @@ export const TEST_MASTER_KEY = '11'.repeat(32);
 export const T0 = Date.UTC(2026, 10, 25, 12, 0, 0);
 
 export interface Harness {
-  rt: Runtime;
+  rt: Deps;
+  /** The SQLite handle under `rt.db`, for tests that read or arrange rows directly. */
+  db: Db;
   /** The public app (the API port). */
   app: ReturnType<typeof createApp>;
   /** The admin app (metrics, readiness detail), as the admin listener serves it. */
@@ -81,6 +86,7 @@ export async function makeHarness(
   const app = createApp(rt);
   return {
     rt,
+    db: sqliteOf(rt.db),
     app,
     admin: createAdminApp(rt),
     clock,

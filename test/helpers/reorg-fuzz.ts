@@ -10,10 +10,9 @@ import { formatAmount } from '../../src/domain/money.ts';
 import type { Order } from '../../src/domain/order.ts';
 import { silentLogger } from '../../src/lib/logger.ts';
 import { expireOrders } from '../../src/services/expire-orders.ts';
-import { listTokens } from '../../src/services/resolve-token.ts';
-import { scanChain } from '../../src/services/scan-chain.ts';
 import { body, type Harness } from './harness.ts';
 import { hookedAdapter } from './hooked-adapter.ts';
+import { onePoll } from './poll.ts';
 
 /*
  * A randomized test of the scanner against reorganisations (issue 19), shared by the anvil and the
@@ -153,9 +152,8 @@ export async function runReorgFuzz(make: () => Promise<FuzzChain>, options: Fuzz
   };
   try {
     const { h } = c;
-    const db = h.rt.db;
+    const db = h.db;
     const merchant = await h.merchant('V3');
-    const tokens = (await listTokens(h.rt)).filter((t) => t.chain === c.chain);
     h.clock.set(await c.headTime());
 
     // Orders and the payments planned for them: each order is paid in 0 to 3 pieces whose total is
@@ -298,7 +296,7 @@ export async function runReorgFuzz(make: () => Promise<FuzzChain>, options: Fuzz
         if (calls === mode.killAt) throw new Killed();
       });
       try {
-        const summary = await scanChain(h.rt, hooked, tokens, new AbortController().signal);
+        const summary = await onePoll(h.rt, hooked); // the worker's tick
         everScanned = true;
         log.push(
           `pass: head ${summary.head} scanned to ${summary.scannedTo}${summary.reorg ? ' (reorg)' : ''}`,

@@ -8,11 +8,9 @@ import { coinRefs, fundedAccount, newTransaction, ownedInput } from '../../src/d
 import { CHAINS } from '../../src/domain/chains.ts';
 import { createKeyRing } from '../../src/keys/key-ring.ts';
 import { silentLogger } from '../../src/lib/logger.ts';
-import { listTokens } from '../../src/services/resolve-token.ts';
-import { scanChain } from '../../src/services/scan-chain.ts';
-import { sendPayouts } from '../../src/services/send-payouts.ts';
-import { trackPayouts } from '../../src/services/track-payouts.ts';
+import { pollPayouts } from '../../src/services/poll-payouts.ts';
 import { type Harness, makeHarness, TEST_MNEMONIC } from './harness.ts';
+import { onePoll, type Polled } from './poll.ts';
 
 export const SUI = 1_000_000_000n;
 export const USDC = 1_000_000n;
@@ -71,9 +69,9 @@ export interface SuiWorld {
   seal(): void;
   /** Balance (coins + address balance) of an owner in a coin type. */
   balanceOf(owner: string, coinType: string): Promise<bigint>;
-  /** One scan pass (what the worker's scan job does each tick). */
-  scan(): ReturnType<typeof scanChain>;
-  /** One payout pass with `adapter` (default: the registry's): send queued payouts, then follow them. */
+  /** One poll: the worker's scan tick (services/poll-chain.ts), payouts followed. */
+  scan(): Promise<Polled>;
+  /** One payout tick with `adapter` (default: the registry's), then one poll with it to follow them. */
   payouts(adapter?: SuiAdapter): Promise<void>;
   close(): Promise<void>;
 }
@@ -112,7 +110,6 @@ export async function suiWorld(
   );
   const adapter = h.rt.adapters.get('SUI') as SuiAdapter | undefined;
   if (adapter?.family !== 'sui') throw new Error('the registry built no SUI adapter for SUI');
-  const tokens = async () => (await listTokens(h.rt)).filter((t) => t.chain === 'SUI');
 
   let paying = Promise.resolve();
   const customerPays = async (symbol: 'USDC' | 'SUI', to: string, amount: bigint) => {
@@ -168,13 +165,10 @@ export async function suiWorld(
     async balanceOf(owner, coinType) {
       return BigInt((await client.core.getBalance({ address: owner, coinType })).balance.balance);
     },
-    async scan() {
-      await adapter.connect();
-      return scanChain(h.rt, adapter, await tokens(), new AbortController().signal);
-    },
+    scan: () => onePoll(h.rt, adapter),
     async payouts(other = adapter) {
-      await sendPayouts(h.rt, other, new AbortController().signal);
-      await trackPayouts(h.rt, other, await other.heads());
+      await pollPayouts(h.rt, other, new AbortController().signal);
+      await onePoll(h.rt, other);
     },
     async close() {
       h.close();

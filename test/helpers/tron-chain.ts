@@ -3,11 +3,9 @@ import { deepMerge } from '../../src/config/load.ts';
 import { type FakeTronNode, type Genesis, startFakeTronNode } from '../../src/devnet/tron/index.ts';
 import { CHAINS } from '../../src/domain/chains.ts';
 import { createKeyRing } from '../../src/keys/key-ring.ts';
-import { listTokens } from '../../src/services/resolve-token.ts';
-import { scanChain } from '../../src/services/scan-chain.ts';
-import { sendPayouts } from '../../src/services/send-payouts.ts';
-import { trackPayouts } from '../../src/services/track-payouts.ts';
+import { pollPayouts } from '../../src/services/poll-payouts.ts';
 import { type Harness, makeHarness, TEST_MNEMONIC } from './harness.ts';
+import { onePoll, type Polled } from './poll.ts';
 
 /** Mainnet USDT's address, pinned on the fake node; the token returns false from transfer like the real one. */
 export const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
@@ -98,9 +96,9 @@ export interface TronWorld {
   mine(n?: number): void;
   /** Mines enough blocks for everything mined so far to be solidified. */
   solidify(): void;
-  /** One scan pass (what the worker's scan job does each tick), payouts followed as the job does. */
-  scan(): Promise<Awaited<ReturnType<typeof scanChain>>>;
-  /** One payout pass: send queued payouts, then follow them. */
+  /** One poll: the worker's scan tick (services/poll-chain.ts), payouts followed. */
+  scan(): Promise<Polled>;
+  /** One payout tick (services/poll-payouts.ts: send queued payouts), then one poll to follow them. */
   payouts(): Promise<void>;
   close(): Promise<void>;
 }
@@ -142,7 +140,6 @@ export async function tronWorld(
     if (!a) throw new Error('TRON has no adapter');
     return a;
   };
-  const tokens = async () => (await listTokens(h.rt)).filter((t) => t.chain === 'TRON');
   await adapter().connect();
   return {
     node,
@@ -164,16 +161,10 @@ export async function tronWorld(
     solidify() {
       node.mine(solidLag + 1);
     },
-    async scan() {
-      const a = adapter();
-      const summary = await scanChain(h.rt, a, await tokens(), new AbortController().signal);
-      await trackPayouts(h.rt, a, summary);
-      return summary;
-    },
+    scan: () => onePoll(h.rt, adapter()),
     async payouts() {
-      const a = adapter();
-      await sendPayouts(h.rt, a, new AbortController().signal);
-      await trackPayouts(h.rt, a, await a.heads());
+      await pollPayouts(h.rt, adapter(), new AbortController().signal);
+      await onePoll(h.rt, adapter());
     },
     async close() {
       h.close();

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bootstrap, type Runtime } from '../../src/bootstrap.ts';
+import { bootstrap } from '../../src/bootstrap.ts';
 import { listBalances, sumLedgerEntries } from '../../src/db/repositories/ledger.ts';
 import { applyOrderTransitions, findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
+import { sqliteOf } from '../../src/db/sqlite-store.ts';
 import { AppError } from '../../src/domain/errors.ts';
 import { feeToBase } from '../../src/domain/money.ts';
 import type { Order } from '../../src/domain/order.ts';
@@ -10,6 +11,7 @@ import { silentLogger } from '../../src/lib/logger.ts';
 import { checkoutLinkKey } from '../../src/services/checkout-link.ts';
 import { createCollection } from '../../src/services/create-collection.ts';
 import { createPayout } from '../../src/services/create-payout.ts';
+import type { Deps } from '../../src/services/deps.ts';
 import { adjustLedger } from '../../src/services/manage-ledger.ts';
 import type { Merchant } from '../../src/services/merchant-directory.ts';
 import { makeHarness, TEST_MASTER_KEY, TEST_MNEMONIC } from '../helpers/harness.ts';
@@ -45,7 +47,7 @@ const TOKENS = [
 ] as const;
 const FEE = '0.50';
 
-async function reopen(path: string): Promise<Runtime> {
+async function reopen(path: string): Promise<Deps> {
   return bootstrap({
     env: { KASSA_DB: path, KASSA_MNEMONIC: TEST_MNEMONIC, KASSA_MASTER_KEY: TEST_MASTER_KEY },
     overrides: { orders: { handlingFee: FEE } },
@@ -58,7 +60,7 @@ async function history(seed: number, steps: number) {
   const rnd = random(seed);
   const h = await makeHarness({ orders: { handlingFee: FEE } });
   const dbPath = join(h.dir, 'kassa.db');
-  let rt: Runtime = h.rt;
+  let rt: Deps = h.rt;
   const merchants: Merchant[] = [];
   for (let i = 0; i < 2; i++) {
     const created = await h.merchant('V3');
@@ -81,13 +83,14 @@ async function history(seed: number, steps: number) {
   let n = 0;
   const log: string[] = [];
 
-  const order = (m: Merchant, orderId: string) => findOrderByMerchantOrderId(rt.db, m.id, orderId) as Order;
+  const order = (m: Merchant, orderId: string) =>
+    findOrderByMerchantOrderId(sqliteOf(rt.db), m.id, orderId) as Order;
   const move = (o: Order, patch: Parameters<typeof applyOrderTransitions>[1][number]['patch']) =>
-    applyOrderTransitions(rt.db, [{ order: o, patch }], rt.clock.now());
+    applyOrderTransitions(sqliteOf(rt.db), [{ order: o, patch }], rt.clock.now());
 
   async function check(step: string) {
-    const sums = await sumLedgerEntries(rt.db);
-    const balances = await listBalances(rt.db);
+    const sums = await sumLedgerEntries(sqliteOf(rt.db));
+    const balances = await listBalances(sqliteOf(rt.db));
     const frozenByKey = new Map<string, bigint>();
     for (const p of open) frozenByKey.set(p.key, (frozenByKey.get(p.key) ?? 0n) + p.total);
     for (const b of balances) {
@@ -167,7 +170,7 @@ async function history(seed: number, steps: number) {
         } catch (error) {
           expect(error instanceof AppError && error.code === 'insufficient_funds').toBe(true);
           expect(model.get(k) ?? 0n).toBeLessThan(total);
-          expect(findOrderByMerchantOrderId(rt.db, m.id, orderId)).toBeNull();
+          expect(findOrderByMerchantOrderId(sqliteOf(rt.db), m.id, orderId)).toBeNull();
         }
         break;
       }
@@ -218,7 +221,7 @@ async function history(seed: number, steps: number) {
         const stale = { ...order(c.merchant, c.orderId), status: 'PENDING_CONFIRMATION' as const };
         expect(() =>
           applyOrderTransitions(
-            rt.db,
+            sqliteOf(rt.db),
             [
               { order: o, patch: { status: 'FAILED', reason: 'x' } },
               { order: stale, patch: { status: 'SUCCESS', actualAmountBase: 1n } },

@@ -127,7 +127,7 @@ describe('GET /metrics', () => {
     h = await makeHarness(only([]));
     const now = h.clock.now();
     const event = (id: string, status: 'pending' | 'delivered' | 'failed') =>
-      insertWebhookEvent(h.rt.db, {
+      insertWebhookEvent(h.db, {
         id,
         merchantId: 'mch_x',
         orderRef: null,
@@ -147,7 +147,7 @@ describe('GET /metrics', () => {
       statusCode: number | null,
       outcome: 'pending' | 'delivered' | 'failed',
     ) =>
-      recordWebhookAttempt(h.rt.db, {
+      recordWebhookAttempt(h.db, {
         attempt: {
           eventId,
           attemptedAt: now,

@@ -45,7 +45,7 @@ afterEach(() => h?.close());
 describe('GET /healthz', () => {
   it('answers 200 {status:"ok"} without touching the database', async () => {
     h = await makeHarness(only([]));
-    h.rt.db.$client.close();
+    h.db.$client.close();
     const res = await h.app.request('/healthz');
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ok' });
@@ -81,12 +81,12 @@ describe('GET /readyz: the database', () => {
     expect(r.body.status).toBe('ready');
     expect(r.body.database).toMatchObject({ writable: true, error: null });
     expect(r.body.chains).toEqual([]);
-    expect(getSetting(h.rt.db, WRITE_PROBE_KEY)).toBe(String(h.clock.now()));
+    expect(getSetting(h.db, WRITE_PROBE_KEY)).toBe(String(h.clock.now()));
   });
 
   it('is not ready (503) when the database refuses writes', async () => {
     h = await makeHarness(only([]));
-    h.rt.db.$client.pragma('query_only = ON');
+    h.db.$client.pragma('query_only = ON');
     const r = await readyz(h);
     expect(r.status).toBe(503);
     expect(r.body.status).toBe('not_ready');
@@ -107,12 +107,12 @@ describe('GET /readyz: the database', () => {
     h.clock.advance(500);
     const second = await readyz(h);
     expect(second.body.database.probedAt).toBe(first.body.database.probedAt);
-    expect(getSetting(h.rt.db, WRITE_PROBE_KEY)).toBe(String(h.clock.now() - 500));
+    expect(getSetting(h.db, WRITE_PROBE_KEY)).toBe(String(h.clock.now() - 500));
     expect(second.status).toBe(200);
     expect(second.body.checkedAt).not.toBe(first.body.checkedAt);
     h.clock.advance(500);
     expect((await readyz(h)).body.database.probedAt).not.toBe(first.body.database.probedAt);
-    expect(getSetting(h.rt.db, WRITE_PROBE_KEY)).toBe(String(h.clock.now()));
+    expect(getSetting(h.db, WRITE_PROBE_KEY)).toBe(String(h.clock.now()));
   });
 });
 
@@ -120,7 +120,7 @@ describe('GET /readyz: a scanner in this process (kassa start)', () => {
   it('is ready at the head and within budget, with per-chain detail', async () => {
     h = await makeHarness(only(['ETH']));
     const now = h.clock.now();
-    recordScan(h.rt.db, {
+    recordScan(h.db, {
       chain: 'ETH',
       transfers: [],
       statusChanges: [],
@@ -187,7 +187,7 @@ describe('GET /readyz: a scanner in this process (kassa start)', () => {
   it('is not ready while far behind the head (catching up), with lag in blocks and seconds', async () => {
     h = await makeHarness(only(['TRON']));
     const now = h.clock.now();
-    recordScan(h.rt.db, {
+    recordScan(h.db, {
       chain: 'TRON',
       transfers: [],
       statusChanges: [],
@@ -216,7 +216,7 @@ describe('GET /readyz: the worker in another process (kassa api)', () => {
     h = await makeHarness(only(['POLYGON']));
     const budget = lagBudgetSeconds(h.rt.config, 'POLYGON');
     const now = h.clock.now();
-    recordScan(h.rt.db, {
+    recordScan(h.db, {
       chain: 'POLYGON',
       transfers: [],
       statusChanges: [],

@@ -47,7 +47,7 @@ async function status(orderId: string) {
 }
 
 function eventsOf(orderId: string) {
-  return w.h.rt.db
+  return w.h.db
     .select()
     .from(webhookEvents)
     .all()
@@ -100,7 +100,7 @@ describe('SUI collections on the fake Sui node (final once checkpointed)', () =>
     const second = await w.pay('USDC', address, 5n * USDC);
     await w.scan();
     expect(await status(orderId)).toMatchObject({ status: 'SUCCESS', actualAmount: '8.00' });
-    const mine = transfersOfChain(w.h.rt.db, 'SUI').filter((t) => t.to === address);
+    const mine = transfersOfChain(w.h.db, 'SUI').filter((t) => t.to === address);
     expect(mine.map((t) => t.txid).sort()).toEqual([first, second].sort());
     expect(new Set(mine.map((t) => t.blockNum)).size).toBe(1);
   });
@@ -110,7 +110,7 @@ describe('SUI collections on the fake Sui node (final once checkpointed)', () =>
     await w.pay('SUI', address, 1_500_000_000n);
     await w.scan();
     expect(await status(orderId)).toMatchObject({ status: 'SUCCESS', actualAmount: '1.50' });
-    const [t] = transfersOfChain(w.h.rt.db, 'SUI').filter((x) => x.to === address);
+    const [t] = transfersOfChain(w.h.db, 'SUI').filter((x) => x.to === address);
     expect(t).toMatchObject({ contract: null, amountBase: 1_500_000_000n, from: w.customer });
   });
 
@@ -137,9 +137,9 @@ describe('SUI collections on the fake Sui node (final once checkpointed)', () =>
     });
     expect(transaction.effects?.status.success).toBe(false);
     w.seal();
-    const before = transfersOfChain(w.h.rt.db, 'SUI').length;
+    const before = transfersOfChain(w.h.db, 'SUI').length;
     await w.scan();
-    expect(transfersOfChain(w.h.rt.db, 'SUI')).toHaveLength(before);
+    expect(transfersOfChain(w.h.db, 'SUI')).toHaveLength(before);
     expect((await status(orderId)).status).toBe('INIT');
   });
 
@@ -148,7 +148,7 @@ describe('SUI collections on the fake Sui node (final once checkpointed)', () =>
     const txid = await w.pay('SUI', address, 5n * SUI);
     await w.scan();
     expect((await status(orderId)).status).toBe('INIT');
-    expect(unattributedTransfers(w.h.rt.db, 'SUI')).toContainEqual(
+    expect(unattributedTransfers(w.h.db, 'SUI')).toContainEqual(
       expect.objectContaining({ txid, unattributedReason: 'wrong-token' }),
     );
   });
@@ -164,21 +164,19 @@ describe('SUI collections on the fake Sui node (final once checkpointed)', () =>
     const s = await status(orderId);
     expect(s.status).toBe('EXPIRED');
     expect(s.reason).toBe('No payment was received before the order expired.');
-    expect(unattributedTransfers(w.h.rt.db, 'SUI')).toContainEqual(
+    expect(unattributedTransfers(w.h.db, 'SUI')).toContainEqual(
       expect.objectContaining({ txid, unattributedReason: 'late' }),
     );
   });
 
   it('scanning the same checkpoints again credits nothing twice', async () => {
-    const before = transfersOfChain(w.h.rt.db, 'SUI').length;
-    const events = w.h.rt.db.select().from(webhookEvents).all().length;
-    w.h.rt.db.$client
-      .prepare("UPDATE chain_cursors SET height = 0, height_hash = '' WHERE chain = 'SUI'")
-      .run();
+    const before = transfersOfChain(w.h.db, 'SUI').length;
+    const events = w.h.db.select().from(webhookEvents).all().length;
+    w.h.db.$client.prepare("UPDATE chain_cursors SET height = 0, height_hash = '' WHERE chain = 'SUI'").run();
     const again = await w.scan();
     expect(again.transfers).toBeGreaterThanOrEqual(before);
-    expect(transfersOfChain(w.h.rt.db, 'SUI')).toHaveLength(before);
-    expect(w.h.rt.db.select().from(webhookEvents).all()).toHaveLength(events);
+    expect(transfersOfChain(w.h.db, 'SUI')).toHaveLength(before);
+    expect(w.h.db.select().from(webhookEvents).all()).toHaveLength(events);
   });
 });
 
@@ -208,10 +206,10 @@ describe('SUI checkpoints need no proof of staying on the chain', () => {
     await s.scan();
 
     // the payment was final when first seen: SUCCESS at once, nothing pending that a reorg could take
-    const order = findOrderByMerchantOrderId(s.h.rt.db, merchant.merchantId, 'final-1');
+    const order = findOrderByMerchantOrderId(s.h.db, merchant.merchantId, 'final-1');
     expect(order?.status).toBe('SUCCESS');
-    expect(pendingTransfers(s.h.rt.db, 'SUI')).toEqual([]);
-    const events = s.h.rt.db
+    expect(pendingTransfers(s.h.db, 'SUI')).toEqual([]);
+    const events = s.h.db
       .select()
       .from(webhookEvents)
       .all()
@@ -219,9 +217,9 @@ describe('SUI checkpoints need no proof of staying on the chain', () => {
       .map((e) => e.notifyType);
     expect(events).toEqual(['ORDER_SUCCESS']);
     // the checkpoint is final when written: the only hash kept is its own, checked at the next pass
-    const cursor = getCursor(s.h.rt.db, 'SUI');
+    const cursor = getCursor(s.h.db, 'SUI');
     expect(cursor?.finalHeight).toBe(cursor?.height);
-    expect(unfinalBlocks(s.h.rt.db, 'SUI')).toEqual([{ height: cursor?.height, hash: cursor?.heightHash }]);
+    expect(unfinalBlocks(s.h.db, 'SUI')).toEqual([{ height: cursor?.height, hash: cursor?.heightHash }]);
     expect((await s.scan()).reorg).toBe(false);
   });
 });

@@ -38,7 +38,7 @@ async function payout(symbol: string, amount: string, to: string = receiver) {
 }
 
 function order(orderId: string) {
-  const o = findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, orderId);
+  const o = findOrderByMerchantOrderId(w.h.db, m.merchantId, orderId);
   if (!o) throw new Error(`no order ${orderId}`);
   return o;
 }
@@ -81,7 +81,7 @@ describe('SUI payouts on the fake Sui node', () => {
     expect(done.transaction).toMatchObject({ status: 'SUCCESS', from: w.hot, to: receiver });
     expect((await w.balanceOf(receiver, w.node.usdcType)) - before).toBe(450_250_000n);
     expect(await w.balanceOf(w.hot, w.node.usdcType)).toBe(1_000n * USDC - 450_250_000n);
-    const [attempt] = attemptsOfOrder(w.h.rt.db, done.id);
+    const [attempt] = attemptsOfOrder(w.h.db, done.id);
     const sent = bcs.TransactionData.parse(decodeRaw(attempt!.rawTx).bytes).V1!;
     const commands = sent.kind.ProgrammableTransaction!.commands.map((c) => c.$kind);
     expect(commands).toEqual(['MergeCoins', 'SplitCoins', 'TransferObjects']);
@@ -92,7 +92,7 @@ describe('SUI payouts on the fake Sui node', () => {
     const gas = await w.balanceOf(w.hot, w.node.suiType);
     expect(suiBefore - gas).toBeGreaterThan(0n);
     expect(suiBefore - gas).toBeLessThanOrEqual(BigInt(sent.gasData.budget!));
-    const events = w.h.rt.db
+    const events = w.h.db
       .select()
       .from(webhookEvents)
       .all()
@@ -115,7 +115,7 @@ describe('SUI payouts on the fake Sui node', () => {
     w.seal();
     for (let i = 0; i < 3; i++) await w.payouts();
     expect(order(orderId).status).toBe('SUCCESS');
-    expect(attemptsOfOrder(w.h.rt.db, order(orderId).id)).toHaveLength(1);
+    expect(attemptsOfOrder(w.h.db, order(orderId).id)).toHaveLength(1);
     expect((await w.balanceOf(receiver, w.node.usdcType)) - before).toBe(USDC);
   });
 
@@ -125,7 +125,7 @@ describe('SUI payouts on the fake Sui node', () => {
     w.node.fail({ mode: 'unavailable', count: 1, methods: ['ExecuteTransaction'], phase: 'after' });
     const done = await settle(orderId);
     expect(done.status).toBe('SUCCESS');
-    expect(attemptsOfOrder(w.h.rt.db, done.id)).toHaveLength(1);
+    expect(attemptsOfOrder(w.h.db, done.id)).toHaveLength(1);
     expect((await w.balanceOf(receiver, w.node.usdcType)) - before).toBe(2n * USDC);
     expect(w.node.state().failures).toEqual([]);
   });
@@ -137,7 +137,7 @@ describe('SUI payouts on the fake Sui node', () => {
     const fast = suiAdapterFor(w, (s, l) => createSuiAdapter(s, l, { baseDelayMs: 1 }));
     await expect(w.payouts(fast)).rejects.toThrow(/UNAVAILABLE/);
     w.node.heal();
-    const [attempt] = attemptsOfOrder(w.h.rt.db, order(orderId).id);
+    const [attempt] = attemptsOfOrder(w.h.db, order(orderId).id);
     expect(attempt?.status).toBe('signed');
     // it did execute, so its gas coin moved on, yet it must not be called unable to land
     expect((await w.adapter.lookup(attempt!.txHash)).state).not.toBe('unknown');
@@ -147,7 +147,7 @@ describe('SUI payouts on the fake Sui node', () => {
     });
     const done = await settle(orderId);
     expect(done.status).toBe('SUCCESS');
-    expect(attemptsOfOrder(w.h.rt.db, done.id)).toHaveLength(1);
+    expect(attemptsOfOrder(w.h.db, done.id)).toHaveLength(1);
     expect((await w.balanceOf(receiver, w.node.usdcType)) - before).toBe(3n * USDC);
   });
 
@@ -158,7 +158,7 @@ describe('SUI payouts on the fake Sui node', () => {
     const fast = suiAdapterFor(w, (s, l) => createSuiAdapter(s, l, { baseDelayMs: 1 }));
     await expect(w.payouts(fast)).rejects.toThrow(/UNAVAILABLE/);
     w.node.heal();
-    const [stale] = attemptsOfOrder(w.h.rt.db, order(orderId).id);
+    const [stale] = attemptsOfOrder(w.h.db, order(orderId).id);
     expect(stale?.status).toBe('signed');
     const judge = () => fast.judgeSlot({ from: w.hot, attempts: [spendOf(stale!)], recorded: [] });
     expect(await judge()).toMatchObject({ state: 'open' }); // inputs still current: it could land
@@ -170,12 +170,12 @@ describe('SUI payouts on the fake Sui node', () => {
     }
     expect(order(orderId).status).toBe('PENDING');
     expect((await listOperatorPayouts(w.h.rt, { stuck: true })).map((p) => p.orderId)).toEqual([orderId]);
-    expect(attemptsOfOrder(w.h.rt.db, order(orderId).id)).toHaveLength(1);
+    expect(attemptsOfOrder(w.h.db, order(orderId).id)).toHaveLength(1);
     // the operator checked the chain: that transaction never executed
     await retryOperatorPayout(w.h.rt, fast, orderId);
     const done = await settle(orderId, fast);
     expect(done.status).toBe('SUCCESS');
-    const attempts = attemptsOfOrder(w.h.rt.db, done.id);
+    const attempts = attemptsOfOrder(w.h.db, done.id);
     expect(attempts.map((a) => a.status)).toEqual(['dropped', 'final']);
     expect((await w.balanceOf(receiver, w.node.usdcType)) - before).toBe(4n * USDC);
     expect((await w.adapter.lookup(stale!.txHash)).state).toBe('unknown');
@@ -193,7 +193,7 @@ describe('SUI payouts on the fake Sui node', () => {
     expect(done.transaction).toMatchObject({ status: 'FAILED' });
     expect(await w.balanceOf(receiver, w.node.usdcType)).toBe(before);
     expect(await w.balanceOf(w.hot, w.node.usdcType)).toBe(usdcBefore);
-    const attempts = attemptsOfOrder(w.h.rt.db, done.id);
+    const attempts = attemptsOfOrder(w.h.db, done.id);
     expect(attempts.map((a) => a.status)).toEqual(['failed']);
     const { transaction } = await w.client.core.getTransaction({ digest: attempts[0]!.txHash });
     expect(transaction.effects?.status.success).toBe(false);
@@ -215,7 +215,7 @@ describe('SUI payouts on the fake Sui node', () => {
     const done = await settle(orderId);
     expect(done.status).toBe('FAILED');
     expect(done.reason).toMatch(/too little SUI/);
-    expect(attemptsOfOrder(w.h.rt.db, done.id)).toHaveLength(0);
+    expect(attemptsOfOrder(w.h.db, done.id)).toHaveLength(0);
     expect(await w.balanceOf(w.hot, w.node.usdcType)).toBe(usdcBefore);
     // and a new payout is refused up front until the wallet is funded again
     const refused = await payout('USDC', '1');

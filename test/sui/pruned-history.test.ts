@@ -4,7 +4,7 @@ import { createSuiAdapter, type SuiAdapter } from '../../src/chains/sui/adapter.
 import { getCursor } from '../../src/db/repositories/chain-scan.ts';
 import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
 import { listTokens } from '../../src/services/resolve-token.ts';
-import { scanChain } from '../../src/services/scan-chain.ts';
+import { scanChain } from '../../src/services/scan-chain/scan-chain.ts';
 import { body } from '../helpers/harness.ts';
 import { type SuiWorld, suiAdapterFor, suiWorld, USDC } from '../helpers/sui-chain.ts';
 
@@ -53,6 +53,6 @@ it('starts the first scan inside the history a pruning node still serves, and cr
   await w.pay('USDC', r.data.address, USDC);
   const tokens = (await listTokens(w.h.rt)).filter((t) => t.chain === 'SUI');
   await scanChain(w.h.rt, pruned, tokens, new AbortController().signal);
-  expect(getCursor(w.h.rt.db, 'SUI')?.height).toBeGreaterThanOrEqual(pruned.lowest);
-  expect(findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, 'p-1')?.status).toBe('SUCCESS');
+  expect(getCursor(w.h.db, 'SUI')?.height).toBeGreaterThanOrEqual(pruned.lowest);
+  expect(findOrderByMerchantOrderId(w.h.db, m.merchantId, 'p-1')?.status).toBe('SUCCESS');
 });

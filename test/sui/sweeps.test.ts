@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listSweeps, openSweeps, sumOperatorCosts, sweepTxsOf } from '../../src/db/repositories/sweeps.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { runSweeps } from '../../src/services/run-sweeps.ts';
 import { body } from '../helpers/harness.ts';
@@ -45,7 +44,7 @@ const pass = () => runSweeps(w.h.rt, w.adapter, new AbortController().signal, { 
 async function sweepAll() {
   for (let i = 0; i < 8; i++) {
     await pass();
-    if ((await openSweeps(w.h.rt.db, 'SUI')).length === 0) return;
+    if ((await w.h.rt.db.openSweeps('SUI')).length === 0) return;
     w.seal();
   }
   throw new Error('sweeps still open after 8 passes');
@@ -77,14 +76,14 @@ describe('Sui sweeps on the fake node', () => {
     expect(await w.balanceOf(dust.address, w.node.usdcType)).toBe(500_000n);
     expect((await w.balanceOf(w.hot, w.node.usdcType)) - hotUsdc).toBe(10n * USDC + 3_500_000n + 3_500_000n);
 
-    const sweeps = await listSweeps(w.h.rt.db);
+    const sweeps = await w.h.rt.db.listSweeps();
     expect(sweeps.map((s) => [s.feeMode, s.status])).toEqual(Array(4).fill(['sponsor', 'final']));
     for (const s of sweeps)
-      expect((await sweepTxsOf(w.h.rt.db, s.id)).map((t) => [t.role, t.status, t.feePayer])).toEqual([
+      expect((await w.h.rt.db.sweepTxsOf(s.id)).map((t) => [t.role, t.status, t.feePayer])).toEqual([
         ['transfer', 'final', w.hot],
       ]);
     // the hot wallet received the SUI deposit whole and paid every sweep's gas: recorded as sweep fees
-    const costs = await sumOperatorCosts(w.h.rt.db);
+    const costs = await w.h.rt.db.sumOperatorCosts();
     expect(costs).toEqual([
       expect.objectContaining({ chain: 'SUI', kind: 'sweep_fee', symbol: 'SUI', count: 4 }),
     ]);

@@ -85,12 +85,12 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 20_000
 }
 
 const order = (orderId: string) => {
-  const o = findOrderByMerchantOrderId(h.rt.db, m.merchantId, orderId);
+  const o = findOrderByMerchantOrderId(h.db, m.merchantId, orderId);
   if (!o) throw new Error(`no order ${orderId}`);
   return o;
 };
 const eventsOf = (orderId: string) =>
-  h.rt.db
+  h.db
     .select()
     .from(webhookEvents)
     .all()
@@ -132,9 +132,9 @@ describe('kassa worker killed with SIGKILL (SUI)', () => {
     node.fail({ mode: 'slow', delayMs: 30, methods: ['GetCheckpoint'] }); // a slow node: the catch-up takes seconds
 
     const first = await startWorker();
-    await until(() => (getCursor(h.rt.db, 'SUI')?.height ?? 0) >= 300, 30_000, 'the scan passing 300');
+    await until(() => (getCursor(h.db, 'SUI')?.height ?? 0) >= 300, 30_000, 'the scan passing 300');
     await kill(first);
-    const cut = getCursor(h.rt.db, 'SUI')?.height ?? 0;
+    const cut = getCursor(h.db, 'SUI')?.height ?? 0;
     expect(cut).toBeLessThan(head); // killed mid-scan
     const creditedBefore = orders.filter((o) => order(o.orderId).status === 'SUCCESS').length;
     expect(creditedBefore).toBeGreaterThan(0);
@@ -145,7 +145,7 @@ describe('kassa worker killed with SIGKILL (SUI)', () => {
     await until(() => orders.every((o) => order(o.orderId).status === 'SUCCESS'), 30_000, 'every order paid');
     await kill(second);
 
-    const transfers = transfersOfChain(h.rt.db, 'SUI').filter((t) => orders.some((o) => o.address === t.to));
+    const transfers = transfersOfChain(h.db, 'SUI').filter((t) => orders.some((o) => o.address === t.to));
     expect(transfers).toHaveLength(ORDERS);
     expect(new Set(transfers.map((t) => `${t.txid}|${t.eventKey}`)).size).toBe(ORDERS);
     for (const o of orders) {
@@ -173,9 +173,9 @@ describe('kassa worker killed with SIGKILL (SUI)', () => {
     await pay('out-1', '2', receiver);
     node.fail({ mode: 'unavailable', methods: ['ExecuteTransaction'] });
     let worker = await startWorker();
-    await until(() => attemptsOfOrder(h.rt.db, order('out-1').id).length === 1, 20_000, 'out-1 signed');
+    await until(() => attemptsOfOrder(h.db, order('out-1').id).length === 1, 20_000, 'out-1 signed');
     await kill(worker);
-    const [attempt] = attemptsOfOrder(h.rt.db, order('out-1').id);
+    const [attempt] = attemptsOfOrder(h.db, order('out-1').id);
     expect(attempt?.status).toBe('signed');
     expect(await executed(attempt!.txHash)).toBe(false);
 
@@ -186,7 +186,7 @@ describe('kassa worker killed with SIGKILL (SUI)', () => {
     await until(() => node.state().failures.length === 0, 20_000, 'the re-send reaching the node');
     await kill(worker);
     await until(() => executed(attempt!.txHash), 5_000, 'the execution finishing on the node');
-    expect(attemptsOfOrder(h.rt.db, order('out-1').id).map((a) => a.status)).toEqual(['signed']);
+    expect(attemptsOfOrder(h.db, order('out-1').id).map((a) => a.status)).toEqual(['signed']);
 
     // life 3: the answer was lost; the same bytes go out again and the payout settles once
     await pay('out-2', '3', later);
@@ -198,10 +198,10 @@ describe('kassa worker killed with SIGKILL (SUI)', () => {
     );
     await kill(worker);
 
-    expect(attemptsOfOrder(h.rt.db, order('out-1').id).map((a) => [a.txHash, a.status])).toEqual([
+    expect(attemptsOfOrder(h.db, order('out-1').id).map((a) => [a.txHash, a.status])).toEqual([
       [attempt!.txHash, 'final'],
     ]);
-    expect(attemptsOfOrder(h.rt.db, order('out-2').id)).toHaveLength(1);
+    expect(attemptsOfOrder(h.db, order('out-2').id)).toHaveLength(1);
     expect(await balanceOf(receiver, node.usdcType)).toBe(2n * USDC);
     expect(await balanceOf(later, node.usdcType)).toBe(3n * USDC);
     expect(hotBefore - (await balanceOf(hot, node.usdcType))).toBe(5n * USDC);

@@ -38,7 +38,7 @@ async function status(orderId: string) {
 }
 
 function eventsOf(orderId: string) {
-  return w.h.rt.db
+  return w.h.db
     .select()
     .from(webhookEvents)
     .all()
@@ -107,7 +107,7 @@ describe('TRON collections on the fake node (finality = solidified block, 19 beh
     w.solidify();
     await w.scan();
     expect(await status(orderId)).toMatchObject({ status: 'SUCCESS', actualAmount: '7.00' });
-    const credited = transfersOfChain(w.h.rt.db, 'TRON').filter((t) => t.to === address);
+    const credited = transfersOfChain(w.h.db, 'TRON').filter((t) => t.to === address);
     expect(credited.map((t) => t.txid).sort()).toEqual([first, second].sort());
     expect(credited.every((t) => t.status === 'final' && t.eventKey === '0')).toBe(true);
   });
@@ -122,7 +122,7 @@ describe('TRON collections on the fake node (finality = solidified block, 19 beh
     const done = await status(orderId);
     expect(done).toMatchObject({ status: 'SUCCESS', actualAmount: '12.345678' });
     expect(done.transaction).toMatchObject({ txid, symbol: 'TRX', from: CUSTOMER, to: address });
-    const row = transfersOfChain(w.h.rt.db, 'TRON').find((t) => t.txid === txid);
+    const row = transfersOfChain(w.h.db, 'TRON').find((t) => t.txid === txid);
     expect(row).toMatchObject({ eventKey: 'native', contract: null, amountBase: 12_345_678n });
   });
 
@@ -132,7 +132,7 @@ describe('TRON collections on the fake node (finality = solidified block, 19 beh
     w.solidify();
     await w.scan();
     expect((await status(orderId)).status).toBe('INIT');
-    expect(unattributedTransfers(w.h.rt.db, 'TRON')).toContainEqual(
+    expect(unattributedTransfers(w.h.db, 'TRON')).toContainEqual(
       expect.objectContaining({ txid, unattributedReason: 'wrong-token' }),
     );
   });
@@ -151,7 +151,7 @@ describe('TRON collections on the fake node (finality = solidified block, 19 beh
     const back = await status(orderId);
     expect(back.status).toBe('INIT');
     expect(back.reason).toBe('The payment was removed by a chain reorganisation.');
-    expect(transfersOfChain(w.h.rt.db, 'TRON').find((t) => t.txid === txid)?.status).toBe('orphaned');
+    expect(transfersOfChain(w.h.db, 'TRON').find((t) => t.txid === txid)?.status).toBe('orphaned');
 
     // the customer pays again on the new branch
     await w.pay('USDT', address, 8_000_000n);
@@ -173,12 +173,12 @@ describe('TRON collections on the fake node (finality = solidified block, 19 beh
     const { orderId, address } = await collect('USDT', '6');
     const txid = await w.pay('USDT', address, 6_000_000n);
     await w.scan();
-    const before = transfersOfChain(w.h.rt.db, 'TRON').find((t) => t.txid === txid);
+    const before = transfersOfChain(w.h.db, 'TRON').find((t) => t.txid === txid);
     expect(before).toMatchObject({ status: 'pending', eventKey: '0' });
     w.node.fork(1, { reinclude: true }); // back in the pool
     w.mine(2); // re-included in the first new block, one more on top
     await w.scan();
-    const after = transfersOfChain(w.h.rt.db, 'TRON').filter((t) => t.txid === txid);
+    const after = transfersOfChain(w.h.db, 'TRON').filter((t) => t.txid === txid);
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ eventKey: '0', blockNum: before?.blockNum, status: 'pending' });
     expect(after[0]?.blockHash).not.toBe(before?.blockHash);
@@ -189,15 +189,15 @@ describe('TRON collections on the fake node (finality = solidified block, 19 beh
   });
 
   it('scanning the same blocks again credits nothing twice', async () => {
-    const before = transfersOfChain(w.h.rt.db, 'TRON').length;
-    const events = w.h.rt.db.select().from(webhookEvents).all().length;
+    const before = transfersOfChain(w.h.db, 'TRON').length;
+    const events = w.h.db.select().from(webhookEvents).all().length;
     const from = w.node.head() - 150;
-    w.h.rt.db.$client
+    w.h.db.$client
       .prepare("UPDATE chain_cursors SET height = ?, height_hash = '' WHERE chain = 'TRON'")
       .run(from);
     await w.scan();
-    expect(transfersOfChain(w.h.rt.db, 'TRON')).toHaveLength(before);
-    expect(w.h.rt.db.select().from(webhookEvents).all()).toHaveLength(events);
+    expect(transfersOfChain(w.h.db, 'TRON')).toHaveLength(before);
+    expect(w.h.db.select().from(webhookEvents).all()).toHaveLength(events);
   });
 
   it('records a payment made after expiry as unattributed and expires the order', async () => {
@@ -211,7 +211,7 @@ describe('TRON collections on the fake node (finality = solidified block, 19 beh
     const s = await status(orderId);
     expect(s.status).toBe('EXPIRED');
     expect(s.reason).toBe('No payment was received before the order expired.');
-    expect(unattributedTransfers(w.h.rt.db, 'TRON')).toContainEqual(
+    expect(unattributedTransfers(w.h.db, 'TRON')).toContainEqual(
       expect.objectContaining({ txid, unattributedReason: 'late' }),
     );
   });

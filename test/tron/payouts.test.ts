@@ -37,13 +37,13 @@ async function payout(symbol: string, amount: string, to: string) {
 }
 
 function order(orderId: string) {
-  const o = findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, orderId);
+  const o = findOrderByMerchantOrderId(w.h.db, m.merchantId, orderId);
   if (!o) throw new Error(`no order ${orderId}`);
   return o;
 }
 
 function attempts(orderId: string) {
-  return attemptsOfOrder(w.h.rt.db, order(orderId).id);
+  return attemptsOfOrder(w.h.db, order(orderId).id);
 }
 
 async function infoOf(txid: string) {
@@ -83,7 +83,7 @@ describe('TRON payouts on the fake node', () => {
     const info = await infoOf(attempt?.txHash ?? '');
     expect(info.receipt.result).toBe('SUCCESS');
     expect(trxBefore - w.node.trxBalance(HOT)).toBe(BigInt(info.fee ?? 0)); // only the fee, in TRX
-    const events = w.h.rt.db
+    const events = w.h.db
       .select()
       .from(webhookEvents)
       .all()
@@ -233,7 +233,7 @@ describe('TRON payouts on the fake node', () => {
       expect(second.res.status).toBe(422);
       expect(second.r.msg).toBe('Insufficient balance for this payout.');
       expect((await payout('USDT', '5', fresh(11))).res.status).toBe(200);
-      w.h.rt.db.$client
+      w.h.db.$client
         .prepare("UPDATE orders SET status = 'EXPIRED' WHERE type = 'PAYOUT' AND status = 'INIT'")
         .run();
     });
@@ -244,7 +244,7 @@ describe('TRON payouts on the fake node', () => {
       expect(res.status).toBe(422);
       w.node.setTrx(HOT, 4n * SUN);
       expect((await payout('USDT', '1', fresh(13))).res.status).toBe(200);
-      w.h.rt.db.$client
+      w.h.db.$client
         .prepare("UPDATE orders SET status = 'EXPIRED' WHERE type = 'PAYOUT' AND status = 'INIT'")
         .run();
       w.node.setTrx(HOT, HOT_TRX);
@@ -277,7 +277,7 @@ describe('TRON payouts on the fake node', () => {
       w.node.setTrx(HOT, 10n * SUN);
       expect((await payout('TRX', '9', fresh(15))).res.status).toBe(422); // 9 + 1.1 > 10
       expect((await payout('TRX', '8.8', fresh(16))).res.status).toBe(200);
-      w.h.rt.db.$client
+      w.h.db.$client
         .prepare("UPDATE orders SET status = 'EXPIRED' WHERE type = 'PAYOUT' AND status = 'INIT'")
         .run();
       w.node.setTrx(HOT, HOT_TRX);

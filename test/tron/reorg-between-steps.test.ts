@@ -7,12 +7,12 @@ import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts'
 import { silentLogger } from '../../src/lib/logger.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { listTokens } from '../../src/services/resolve-token.ts';
-import { scanChain } from '../../src/services/scan-chain.ts';
+import { scanChain } from '../../src/services/scan-chain/scan-chain.ts';
 import { body } from '../helpers/harness.ts';
 import { type TronWorld, tronWorld } from '../helpers/tron-chain.ts';
 
 /*
- * An engine test (src/services/scan-chain.ts) on the fake TRON node: the chain reorganises BETWEEN
+ * An engine test (src/services/scan-chain/) on the fake TRON node: the chain reorganises BETWEEN
  * two scan steps of one pass, below the checkpoint the first step wrote. The second step's own
  * blocks are consistent (the block at its end is the same before and after), yet the blocks up to
  * the checkpoint were replaced: the payment re-included there must still be found.
@@ -81,10 +81,10 @@ it('finds a payment that a reorganisation between two scan steps moved below the
   expect(next.reorg).toBe(true);
   w.solidify();
   await scanChain(w.h.rt, adapter, tokens, new AbortController().signal);
-  const rows = transfersOfChain(w.h.rt.db, 'TRON').filter((t) => t.txid === txid);
+  const rows = transfersOfChain(w.h.db, 'TRON').filter((t) => t.txid === txid);
   expect(rows).toHaveLength(1);
   expect(rows[0]).toMatchObject({ blockNum: c + 1, status: 'final' });
-  expect(findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, 'rb-1')).toMatchObject({
+  expect(findOrderByMerchantOrderId(w.h.db, m.merchantId, 'rb-1')).toMatchObject({
     status: 'SUCCESS',
     actualAmountBase: 4_000_000n,
   });

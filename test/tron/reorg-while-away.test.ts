@@ -38,7 +38,7 @@ it('credits a payment that a fork moved while Kassa was away, once the new block
   const paidIn = w.node.head();
   w.mine(2);
   await w.scan();
-  const order = () => findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, 'away-1');
+  const order = () => findOrderByMerchantOrderId(w.h.db, m.merchantId, 'away-1');
   expect(order()?.status).toBe('PENDING_CONFIRMATION');
 
   // Kassa stops looking. The payment's block and the two after it are forked away; the very same
@@ -60,10 +60,10 @@ it('credits a payment that a fork moved while Kassa was away, once the new block
   expect(summary.reorg).toBe(true);
   expect(order()).toMatchObject({ status: 'SUCCESS', actualAmountBase: 7_000_000n });
   expect(order()?.transaction).toMatchObject({ txid, blockNum: paidIn + 2 });
-  const rows = transfersOfChain(w.h.rt.db, 'TRON').filter((t) => t.txid === txid);
+  const rows = transfersOfChain(w.h.db, 'TRON').filter((t) => t.txid === txid);
   expect(rows).toHaveLength(1);
   expect(rows[0]).toMatchObject({ status: 'final', blockNum: paidIn + 2 });
-  const events = w.h.rt.db
+  const events = w.h.db
     .select()
     .from(webhookEvents)
     .all()

@@ -3,7 +3,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { deepMerge } from '../../src/config/load.ts';
-import { listSweeps, sweepTxsOf } from '../../src/db/repositories/sweeps.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { spawnKassa } from '../helpers/cli.ts';
 import { body, TEST_MASTER_KEY, TEST_MNEMONIC } from '../helpers/harness.ts';
@@ -79,10 +78,10 @@ async function paidOrder(amount: bigint): Promise<string> {
   return r.data.address;
 }
 
-const sweepOf = async (address: string) => (await listSweeps(w.h.rt.db)).find((s) => s.address === address);
+const sweepOf = async (address: string) => (await w.h.rt.db.listSweeps()).find((s) => s.address === address);
 const txsOf = async (address: string) => {
   const s = await sweepOf(address);
-  return s ? sweepTxsOf(w.h.rt.db, s.id) : [];
+  return s ? w.h.rt.db.sweepTxsOf(s.id) : [];
 };
 
 async function restartUntilFinal(address: string) {

@@ -1,6 +1,5 @@
 import { TronWeb } from 'tronweb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listSweeps, openSweeps, sumOperatorCosts, sweepTxsOf } from '../../src/db/repositories/sweeps.ts';
 import { expireOrders } from '../../src/services/expire-orders.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { runSweeps } from '../../src/services/run-sweeps.ts';
@@ -47,7 +46,7 @@ const pass = () => runSweeps(w.h.rt, adapter(), new AbortController().signal, { 
 async function sweepAll() {
   for (let i = 0; i < 12; i++) {
     await pass();
-    if ((await openSweeps(w.h.rt.db, 'TRON')).length === 0) return;
+    if ((await w.h.rt.db.openSweeps('TRON')).length === 0) return;
     w.solidify();
   }
   throw new Error('sweeps still open after 12 passes');
@@ -88,15 +87,15 @@ describe('TRON sweeps on the fake node', () => {
     expect(w.node.trc20Balance(USDT, dust.address)).toBe(500_000n);
     expect(w.node.trc20Balance(USDT, HOT) - hotUsdt).toBe(10_000_000n + 6_500_000n + 2_000_000n + 7_000_000n);
 
-    const sweeps = await listSweeps(w.h.rt.db);
+    const sweeps = await w.h.rt.db.listSweeps();
     expect(sweeps.map((s) => [s.feeMode, s.status])).toEqual(Array(4).fill(['topup', 'final']));
     for (const s of sweeps)
-      expect((await sweepTxsOf(w.h.rt.db, s.id)).map((t) => [t.role, t.status])).toEqual([
+      expect((await w.h.rt.db.sweepTxsOf(s.id)).map((t) => [t.role, t.status])).toEqual([
         ['topup', 'final'],
         ['transfer', 'final'],
       ]);
     // the TRX the hot wallet spent is exactly the energy costs recorded
-    const costs = await sumOperatorCosts(w.h.rt.db);
+    const costs = await w.h.rt.db.sumOperatorCosts();
     expect(costs).toEqual([
       expect.objectContaining({ chain: 'TRON', kind: 'energy', symbol: 'TRX', count: 4 }),
     ]);
@@ -110,9 +109,9 @@ describe('TRON sweeps on the fake node', () => {
     await settle();
     await sweepAll();
     expect(w.node.trc20Balance(USDT, paid.address)).toBe(0n);
-    const [s] = await listSweeps(w.h.rt.db);
+    const [s] = await w.h.rt.db.listSweeps();
     expect(s).toMatchObject({ feeMode: 'delegate', status: 'final' });
-    expect((await sweepTxsOf(w.h.rt.db, s?.id as string)).map((t) => [t.role, t.status])).toEqual([
+    expect((await w.h.rt.db.sweepTxsOf(s?.id as string)).map((t) => [t.role, t.status])).toEqual([
       ['topup', 'final'], // 1 sun: the address must exist before energy can be lent to it
       ['delegate', 'final'],
       ['transfer', 'final'],

@@ -65,7 +65,7 @@ async function kill(child: ChildProcess): Promise<void> {
   expect(child.signalCode).toBe('SIGKILL');
 }
 
-const count = (sql: string) => (w.h.rt.db.$client.prepare(sql).get() as { n: number }).n;
+const count = (sql: string) => (w.h.db.$client.prepare(sql).get() as { n: number }).n;
 const credited = () =>
   count("SELECT count(*) AS n FROM orders WHERE type = 'COLLECTION' AND status = 'SUCCESS'");
 
@@ -100,13 +100,13 @@ describe('a TRON worker killed with SIGKILL and restarted', () => {
     await expect.poll(credited, { timeout: 30_000, interval: 50 }).toBe(ORDERS);
     await kill(again);
     for (const o of orders) {
-      expect(findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, o.orderId)).toMatchObject({
+      expect(findOrderByMerchantOrderId(w.h.db, m.merchantId, o.orderId)).toMatchObject({
         status: 'SUCCESS',
         actualAmountBase: 2_000_000n,
       });
     }
-    expect(transfersOfChain(w.h.rt.db, 'TRON').filter((t) => t.orderRef !== null)).toHaveLength(ORDERS);
-    const successEvents = w.h.rt.db
+    expect(transfersOfChain(w.h.db, 'TRON').filter((t) => t.orderRef !== null)).toHaveLength(ORDERS);
+    const successEvents = w.h.db
       .select()
       .from(webhookEvents)
       .all()
@@ -155,8 +155,8 @@ describe('a TRON worker killed with SIGKILL and restarted', () => {
     await kill(again);
     expect(w.node.trc20Balance(USDT, receiver)).toBe(BigInt(PAYOUTS) * 1_500_000n);
     for (const id of ids) {
-      const order = findOrderByMerchantOrderId(w.h.rt.db, m.merchantId, id);
-      const attempts = attemptsOfOrder(w.h.rt.db, order?.id ?? '');
+      const order = findOrderByMerchantOrderId(w.h.db, m.merchantId, id);
+      const attempts = attemptsOfOrder(w.h.db, order?.id ?? '');
       expect(attempts).toHaveLength(1);
       expect(attempts[0]?.status).toBe('final');
     }

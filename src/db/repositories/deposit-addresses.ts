@@ -2,7 +2,7 @@ import { and, count, eq, isNull } from 'drizzle-orm';
 import type { Family } from '../../domain/chains.ts';
 import { type Db, writeTransaction } from '../client.ts';
 import { depositAddresses } from '../schema/deposit-addresses.ts';
-import { nextDepositIndex } from './orders.ts';
+import { nextDepositIndex } from './order-creation.ts';
 
 /** How many derived addresses of a family wait in the pool. */
 export function freeDepositAddressCount(db: Db, family: Family): number {

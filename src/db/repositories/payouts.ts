@@ -1,27 +1,14 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { AppError } from '../../domain/errors.ts';
-import { type Balance, payoutFreeze } from '../../domain/ledger.ts';
-import type { Order, OrderStatus } from '../../domain/order.ts';
-import { transition } from '../../domain/order-state.ts';
-import { newId } from '../../lib/ids.ts';
-import { batchedWrite } from '../batched-write.ts';
+import type { Order } from '../../domain/order.ts';
 import { type Db, writeTransaction } from '../client.ts';
 import { prepared } from '../prepared.ts';
 import { orders } from '../schema/orders.ts';
 import { payoutAttempts } from '../schema/payout-attempts.ts';
-import { payoutHolds } from '../schema/payout-holds.ts';
-import { postEntry, readBalance } from './ledger.ts';
+import { sweepTxs } from '../schema/sweep-txs.ts';
 import { rowToOrder } from './order-rows.ts';
-import {
-  applyOrderTransitions,
-  findOrderById,
-  findOrderByMerchantOrderId,
-  insertOrder,
-  type NewOrder,
-  type OrderTransition,
-  orderParamsKey,
-} from './orders.ts';
-import { type HoldKind, openHold, openHoldsOf, type PayoutHold, resolveHolds } from './payout-holds.ts';
+import { applyOrderTransitions, type OrderTransition } from './orders.ts';
+import { resolveHolds } from './payout-holds.ts';
 
 export type AttemptStatus = 'signed' | 'broadcast' | 'mined' | 'final' | 'failed' | 'dropped' | 'replaced';
 
@@ -50,130 +37,7 @@ export interface PayoutAttempt {
 /** An attempt about to be stored (the repository fills in times, block and error). */
 export type NewAttempt = Omit<PayoutAttempt, 'createdAt' | 'updatedAt' | 'blockNum' | 'error'>;
 
-const LIVE: AttemptStatus[] = ['signed', 'broadcast', 'mined'];
-
-// --- accepting a payout ---------------------------------------------------------------------------
-
-/**
- * What createPayout's checks are decided on, read inside the write transaction that inserts it; each
- * is read only when the check that needs it runs (a daily sum costs a scan of the day's payouts).
- */
-export interface PayoutFacts {
-  /** The merchant's balance in the payout's chain and token. */
-  balance(): Balance;
-  /**
-   * The merchant's payouts of this symbol on any chain accepted in the last 24 hours, except failed
-   * or expired ones, in the payout's decimals (rounded up where a chain has more).
-   */
-  paidToday(): bigint;
-  /**
-   * What the hot wallet has promised and a balance read at `balanceReadAt` may still show: payouts
-   * not sent or not mined (INIT, PENDING), and those Kassa recorded as mined after that moment
-   * (recorded earlier means mined earlier, so the balance read already shows them).
-   */
-  hotWalletCommitted(): { tokenBase: bigint; nativeBase: bigint; count: number };
-}
-
-const selectPaidToday = (db: Db) =>
-  prepared(db, 'payouts.paidToday', () =>
-    db.$client.prepare<
-      { merchantId: string; symbol: string; since: number },
-      { amount: string; decimals: number }
-    >(
-      `SELECT amount_base AS amount, decimals FROM orders
-       WHERE merchant_id = @merchantId AND type = 'PAYOUT' AND created_at >= @since
-         AND symbol = @symbol AND status NOT IN ('FAILED', 'EXPIRED')`,
-    ),
-  );
-
-const selectCommitted = (db: Db) =>
-  prepared(db, 'payouts.committed', () =>
-    db.$client.prepare<{ chain: string; since: number }, { symbol: string; amount: string }>(
-      `SELECT id, symbol, amount_base AS amount FROM orders
-       WHERE chain = @chain AND type = 'PAYOUT' AND status IN ('INIT', 'PENDING')
-       UNION
-       SELECT o.id, o.symbol, o.amount_base AS amount FROM payout_attempts a JOIN orders o ON o.id = a.order_ref
-       WHERE a.chain = @chain AND a.updated_at > @since AND a.status IN ('mined', 'final')
-         AND o.status IN ('PENDING_CONFIRMATION', 'SUCCESS')`,
-    ),
-  );
-
-/**
- * Accepts a payout in one write transaction (group-committed with the API's other writes): when
- * the merchant already used the orderId, nothing is written and the existing order comes back
- * (`created: false`). Otherwise the facts are read, `judge` decides (it throws to refuse: nothing is
- * written), and the order is inserted in INIT with `amount + fee` frozen on the merchant's ledger
- * (`freezeBase`, null when the ledger check is off) and an approval hold when it needs one. Because
- * the check and the insert share the transaction, concurrent requests see each other.
- */
-export function acceptPayout(
-  db: Db,
-  input: {
-    order: NewOrder & { address: string; reason: string | null };
-    freezeBase: bigint | null;
-    approval: string | null;
-    nativeSymbol: string | null;
-    /** When the hot wallet's balance was read (payouts first seen mined since then still count). */
-    balanceReadAt: number;
-    /** Start of the rolling day for the daily limit. */
-    dayStart: number;
-    judge: (facts: PayoutFacts) => void;
-    now: number;
-  },
-): Promise<{ order: Order; created: boolean; paramsKey: string }> {
-  return batchedWrite(db, () => {
-    const { order } = input;
-    const existing = findOrderByMerchantOrderId(db, order.merchantId, order.orderId);
-    if (existing)
-      return { order: existing, created: false, paramsKey: orderParamsKey(db, existing.id) ?? '' };
-    const key = { merchantId: order.merchantId, chain: order.chain, symbol: order.symbol };
-    input.judge({
-      balance: () => readBalance(db, key),
-      paidToday() {
-        // per symbol over every chain, in this payout's decimals (BSC's USDT has 18, the others 6)
-        let sum = 0n;
-        const since = input.dayStart;
-        for (const r of selectPaidToday(db).all({ merchantId: key.merchantId, symbol: key.symbol, since }))
-          sum += rescale(BigInt(r.amount), r.decimals, order.decimals);
-        return sum;
-      },
-      hotWalletCommitted() {
-        const committed = { tokenBase: 0n, nativeBase: 0n, count: 0 };
-        for (const r of selectCommitted(db).all({ chain: order.chain, since: input.balanceReadAt })) {
-          committed.count++;
-          if (r.symbol === order.symbol) committed.tokenBase += BigInt(r.amount);
-          if (r.symbol === input.nativeSymbol) committed.nativeBase += BigInt(r.amount);
-        }
-        return committed;
-      },
-    });
-    const created = insertOrder(db, { ...order, id: newId('ord') }, input.now);
-    if (input.freezeBase !== null) {
-      postEntry(
-        db,
-        {
-          ...key,
-          decimals: order.decimals,
-          movement: payoutFreeze(input.freezeBase),
-          orderRef: created.id,
-          reason: null,
-        },
-        input.now,
-      );
-    }
-    if (input.approval !== null)
-      openHold(db, { orderRef: created.id, kind: 'approval', reason: input.approval, now: input.now });
-    return { order: created, created: true, paramsKey: order.paramsKey };
-  });
-}
-
-/** Base units of one token in another's decimals, rounded up (a limit is never undercounted). */
-function rescale(amount: bigint, from: number, to: number): bigint {
-  if (from === to) return amount;
-  if (from < to) return amount * 10n ** BigInt(to - from);
-  const unit = 10n ** BigInt(from - to);
-  return (amount + unit - 1n) / unit;
-}
+export const LIVE: AttemptStatus[] = ['signed', 'broadcast', 'mined'];
 
 // --- the sender's and tracker's view --------------------------------------------------------------
 
@@ -240,6 +104,24 @@ export async function payoutsToSend(
     .all()
     .map((r) => ({ ...rowToOrder(r), retriedByOperator: retried.has(r.id) }));
   return rows.sort((a, b) => a.createdAt - b.createdAt);
+}
+
+/**
+ * The highest nonce this database ever signed from an address on a chain (dropped ones included),
+ * payouts and sweep transactions alike (a sweep's top-up takes the hot wallet's nonces too), or -1.
+ */
+export async function highestNonce(db: Db, chain: string, from: string): Promise<number> {
+  const payoutMax = db
+    .select({ n: sql<number | null>`max(${payoutAttempts.nonce})` })
+    .from(payoutAttempts)
+    .where(and(eq(payoutAttempts.chain, chain), eq(payoutAttempts.fromAddress, from)))
+    .get();
+  const sweepMax = db
+    .select({ n: sql<number | null>`max(${sweepTxs.nonce})` })
+    .from(sweepTxs)
+    .where(and(eq(sweepTxs.chain, chain), eq(sweepTxs.fromAddress, from)))
+    .get();
+  return Math.max(payoutMax?.n ?? -1, sweepMax?.n ?? -1);
 }
 
 /**
@@ -327,217 +209,4 @@ export async function recordPayoutProgress(
     for (const orderRef of input.landed ?? [])
       resolveHolds(db, { orderRef, kind: 'stuck', resolution: 'landed', now: input.now });
   });
-}
-
-/**
- * Holds a payout whose spend slot was used by something Kassa cannot identify: it stays PENDING and
- * is never given a new slot until the operator retries or fails it. Returns whether the hold is new.
- */
-export async function holdPayout(
-  db: Db,
-  input: { orderRef: string; reason: string; now: number },
-): Promise<boolean> {
-  return writeTransaction(db, () => openHold(db, { ...input, kind: 'stuck' }));
-}
-
-/** The open holds of some payouts, by order. */
-export async function holdsOf(db: Db, orderRefs: string[]): Promise<Map<string, PayoutHold[]>> {
-  return openHoldsOf(db, orderRefs);
-}
-
-// --- the operator's decisions ---------------------------------------------------------------------
-
-function requireOpenHold(db: Db, order: Order, kind: HoldKind, verb: string): void {
-  const open = openHoldsOf(db, [order.id]).get(order.id) ?? [];
-  if (!open.some((h) => h.kind === kind)) {
-    const what = kind === 'approval' ? 'is not waiting for approval' : 'is not held';
-    throw new AppError(
-      'state_conflict',
-      `Payout ${order.orderId} ${what} (status ${order.status}); nothing to ${verb}.`,
-    );
-  }
-}
-
-function current(db: Db, id: string): Order {
-  const order = findOrderById(db, id);
-  if (!order) throw new AppError('order_not_found', `No payout ${id}.`);
-  return order;
-}
-
-/** Approves a payout waiting for approval: the sender signs it on its next pass. */
-export async function approvePayout(db: Db, input: { orderRef: string; now: number }): Promise<Order> {
-  return writeTransaction(db, () => {
-    const order = current(db, input.orderRef);
-    requireOpenHold(db, order, 'approval', 'approve');
-    resolveHolds(db, { orderRef: order.id, kind: 'approval', resolution: 'approved', now: input.now });
-    const [updated] = applyOrderTransitions(
-      db,
-      [{ order, patch: { status: order.status, reason: null } }],
-      input.now,
-    );
-    return updated as Order;
-  });
-}
-
-/** Rejects a payout waiting for approval: FAILED with the operator's reason (webhook, frozen balance released). */
-export async function rejectPayout(
-  db: Db,
-  input: { orderRef: string; reason: string; now: number },
-): Promise<Order> {
-  return writeTransaction(db, () => {
-    const order = current(db, input.orderRef);
-    requireOpenHold(db, order, 'approval', 'reject');
-    resolveHolds(db, {
-      orderRef: order.id,
-      kind: 'approval',
-      resolution: 'rejected',
-      note: input.reason,
-      now: input.now,
-    });
-    const [updated] = applyOrderTransitions(
-      db,
-      [{ order, patch: { status: transition('PAYOUT', order.status, 'failed'), reason: input.reason } }],
-      input.now,
-    );
-    return updated as Order;
-  });
-}
-
-function giveUpAttempts(db: Db, orderRef: string, error: string, now: number): number {
-  return db
-    .update(payoutAttempts)
-    .set({ status: 'dropped', error, updatedAt: now })
-    .where(and(eq(payoutAttempts.orderRef, orderRef), inArray(payoutAttempts.status, LIVE)))
-    .run().changes;
-}
-
-/**
- * The operator checked the chain and found that a held payout's transaction never landed: its
- * attempts are given up and the sender signs it again in a new slot.
- */
-export async function retryHeldPayout(
-  db: Db,
-  input: { orderRef: string; now: number },
-): Promise<{ order: Order; givenUp: number }> {
-  return writeTransaction(db, () => {
-    const order = current(db, input.orderRef);
-    requireOpenHold(db, order, 'stuck', 'retry');
-    resolveHolds(db, { orderRef: order.id, kind: 'stuck', resolution: 'retried', now: input.now });
-    const givenUp = giveUpAttempts(db, order.id, 'given up by the operator (kassa payouts retry)', input.now);
-    return { order, givenUp };
-  });
-}
-
-/**
- * The operator ends a held payout: FAILED with the reason (webhook, frozen balance released); its
- * attempts are no longer followed.
- */
-export async function failHeldPayout(
-  db: Db,
-  input: { orderRef: string; reason: string; now: number },
-): Promise<Order> {
-  return writeTransaction(db, () => {
-    const order = current(db, input.orderRef);
-    requireOpenHold(db, order, 'stuck', 'fail');
-    resolveHolds(db, {
-      orderRef: order.id,
-      kind: 'stuck',
-      resolution: 'failed',
-      note: input.reason,
-      now: input.now,
-    });
-    giveUpAttempts(db, order.id, `given up by the operator: ${input.reason}`, input.now);
-    const [updated] = applyOrderTransitions(
-      db,
-      [{ order, patch: { status: transition('PAYOUT', order.status, 'failed'), reason: input.reason } }],
-      input.now,
-    );
-    return updated as Order;
-  });
-}
-
-// --- listing --------------------------------------------------------------------------------------
-
-/** A payout with what an operator needs to judge it. */
-export interface PayoutListing {
-  order: Order;
-  holds: PayoutHold[];
-  attempts: PayoutAttempt[];
-}
-
-/**
- * Payouts, newest first: of one merchant, in one status, only those held as stuck or only those
- * awaiting approval, at most `limit`.
- */
-export async function listPayouts(
-  db: Db,
-  filter: {
-    merchantId?: string;
-    status?: OrderStatus;
-    hold?: HoldKind;
-    orderId?: string;
-    limit?: number;
-  } = {},
-): Promise<PayoutListing[]> {
-  const held =
-    filter.hold === undefined
-      ? null
-      : db
-          .select({ orderRef: payoutHolds.orderRef })
-          .from(payoutHolds)
-          .where(and(eq(payoutHolds.kind, filter.hold), sql`${payoutHolds.resolvedAt} IS NULL`))
-          .all()
-          .map((r) => r.orderRef);
-  if (held !== null && held.length === 0) return [];
-  const rows = db
-    .select()
-    .from(orders)
-    .where(
-      and(
-        eq(orders.type, 'PAYOUT'),
-        filter.merchantId === undefined ? undefined : eq(orders.merchantId, filter.merchantId),
-        filter.status === undefined ? undefined : eq(orders.status, filter.status),
-        filter.orderId === undefined ? undefined : eq(orders.orderId, filter.orderId),
-        held === null ? undefined : inArray(orders.id, held),
-      ),
-    )
-    .orderBy(desc(orders.createdAt))
-    .limit(filter.limit ?? 500)
-    .all()
-    .map(rowToOrder);
-  const holds = openHoldsOf(
-    db,
-    rows.map((o) => o.id),
-  );
-  const attempts = new Map<string, PayoutAttempt[]>();
-  if (rows.length > 0) {
-    for (const a of db
-      .select()
-      .from(payoutAttempts)
-      .where(
-        inArray(
-          payoutAttempts.orderRef,
-          rows.map((o) => o.id),
-        ),
-      )
-      .orderBy(asc(payoutAttempts.createdAt))
-      .all())
-      attempts.set(a.orderRef, [...(attempts.get(a.orderRef) ?? []), a]);
-  }
-  return rows.map((order) => ({
-    order,
-    holds: holds.get(order.id) ?? [],
-    attempts: attempts.get(order.id) ?? [],
-  }));
-}
-
-/** Payouts with an open hold, per chain and kind (for /metrics). */
-export async function heldPayoutCounts(db: Db): Promise<{ chain: string; kind: HoldKind; n: number }[]> {
-  return db
-    .select({ chain: orders.chain, kind: payoutHolds.kind, n: sql<number>`count(*)` })
-    .from(payoutHolds)
-    .innerJoin(orders, eq(orders.id, payoutHolds.orderRef))
-    .where(sql`${payoutHolds.resolvedAt} IS NULL`)
-    .groupBy(orders.chain, payoutHolds.kind)
-    .all();
 }

@@ -6,10 +6,8 @@ import { chainTransfers } from '../schema/chain-transfers.ts';
 import { depositAddresses } from '../schema/deposit-addresses.ts';
 import { operatorCosts } from '../schema/operator-costs.ts';
 import { orders } from '../schema/orders.ts';
-import { payoutAttempts } from '../schema/payout-attempts.ts';
 import { sweepTxs } from '../schema/sweep-txs.ts';
 import { sweeps } from '../schema/sweeps.ts';
-import { walletLeases } from '../schema/wallet-leases.ts';
 
 export type Sweep = typeof sweeps.$inferSelect;
 export type SweepStatus = Sweep['status'];
@@ -286,24 +284,6 @@ export async function sweepSpendsFrom(
     .all();
 }
 
-/**
- * The highest nonce this database ever signed from an address on a chain, for payouts and sweeps
- * alike (dropped ones included), or -1: a new transaction takes at least the next one.
- */
-export async function highestRecordedNonce(db: Db, chain: string, from: string): Promise<number> {
-  const sweepMax = db
-    .select({ n: sql<number | null>`max(${sweepTxs.nonce})` })
-    .from(sweepTxs)
-    .where(and(eq(sweepTxs.chain, chain), eq(sweepTxs.fromAddress, from)))
-    .get();
-  const payoutMax = db
-    .select({ n: sql<number | null>`max(${payoutAttempts.nonce})` })
-    .from(payoutAttempts)
-    .where(and(eq(payoutAttempts.chain, chain), eq(payoutAttempts.fromAddress, from)))
-    .get();
-  return Math.max(sweepMax?.n ?? -1, payoutMax?.n ?? -1);
-}
-
 /** Sweeps, newest first, optionally of one status and chain. */
 export async function listSweeps(
   db: Db,
@@ -321,74 +301,6 @@ export async function listSweeps(
     .orderBy(desc(sweeps.createdAt))
     .limit(input.limit ?? 1000)
     .all();
-}
-
-/** Operator costs per chain, kind and native symbol, summed (in TypeScript: amounts are TEXT). */
-export async function sumOperatorCosts(db: Db): Promise<
-  {
-    chain: string;
-    kind: OperatorCostKind;
-    symbol: string;
-    decimals: number;
-    amountBase: bigint;
-    count: number;
-  }[]
-> {
-  const out = new Map<
-    string,
-    {
-      chain: string;
-      kind: OperatorCostKind;
-      symbol: string;
-      decimals: number;
-      amountBase: bigint;
-      count: number;
-    }
-  >();
-  for (const r of db.select().from(operatorCosts).all()) {
-    const key = `${r.chain}/${r.kind}`;
-    const e = out.get(key) ?? {
-      chain: r.chain,
-      kind: r.kind,
-      symbol: r.symbol,
-      decimals: r.decimals,
-      amountBase: 0n,
-      count: 0,
-    };
-    e.amountBase += BigInt(r.amountBase);
-    e.count++;
-    out.set(key, e);
-  }
-  return [...out.values()].sort((a, b) => (a.chain + a.kind).localeCompare(b.chain + b.kind));
-}
-
-/**
- * Takes (or renews) the right to sign from a chain's hot wallet until `now + ttlMs`: granted when
- * nobody holds it, the holder is `holder`, or the last lease ran out. One process signs at a time.
- */
-export async function acquireWalletLease(
-  db: Db,
-  input: { chain: string; holder: string; now: number; ttlMs: number },
-): Promise<boolean> {
-  return writeTransaction(db, () => {
-    const current = db.select().from(walletLeases).where(eq(walletLeases.chain, input.chain)).get();
-    if (current && current.holder !== input.holder && current.expiresAt > input.now) return false;
-    db.insert(walletLeases)
-      .values({ chain: input.chain, holder: input.holder, expiresAt: input.now + input.ttlMs })
-      .onConflictDoUpdate({
-        target: walletLeases.chain,
-        set: { holder: input.holder, expiresAt: input.now + input.ttlMs },
-      })
-      .run();
-    return true;
-  });
-}
-
-/** Gives the hot-wallet lease back (only if `holder` still has it). */
-export async function releaseWalletLease(db: Db, input: { chain: string; holder: string }): Promise<void> {
-  db.delete(walletLeases)
-    .where(and(eq(walletLeases.chain, input.chain), eq(walletLeases.holder, input.holder)))
-    .run();
 }
 
 /** Per chain and symbol: sweeps by status, and what final sweeps moved in all (base units, summed in TypeScript). */

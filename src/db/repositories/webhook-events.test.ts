@@ -4,13 +4,12 @@ import {
   claimDueWebhookEvents,
   findWebhookEvent,
   insertWebhookEvent,
-  listWebhookAttempts,
-  listWebhookEvents,
   recordWebhookAttempt,
   resendWebhookEvent,
   settleAndClaimWebhookEvents,
   type WebhookEvent,
 } from './webhook-events.ts';
+import { listWebhookAttempts, listWebhookEvents } from './webhook-log.ts';
 
 let h: Harness;
 beforeEach(async () => {
@@ -35,12 +34,12 @@ function event(id: string, over: Partial<WebhookEvent> = {}): WebhookEvent {
     deliveredAt: null,
     ...over,
   };
-  insertWebhookEvent(h.rt.db, e);
+  insertWebhookEvent(h.db, e);
   return e;
 }
 
 const claim = (over: Partial<Parameters<typeof claimDueWebhookEvents>[1]> = {}) =>
-  claimDueWebhookEvents(h.rt.db, { now: T0, limit: 10, leaseUntil: T0 + 5000, ...over }).map((e) => e.id);
+  claimDueWebhookEvents(h.db, { now: T0, limit: 10, leaseUntil: T0 + 5000, ...over }).map((e) => e.id);
 
 describe('webhook events repository', () => {
   it('claims only due events, oldest first, and only the earliest pending event of each order', () => {
@@ -56,7 +55,7 @@ describe('webhook events repository', () => {
   it('leases what it claims: nothing is claimed twice until the lease runs out', () => {
     event('evt_a');
     expect(claim()).toEqual(['evt_a']);
-    expect(findWebhookEvent(h.rt.db, 'evt_a')?.nextAttemptAt).toBe(T0 + 5000);
+    expect(findWebhookEvent(h.db, 'evt_a')?.nextAttemptAt).toBe(T0 + 5000);
     expect(claim({ now: T0 + 4999 })).toEqual([]);
     expect(claim({ now: T0 + 5000 })).toEqual(['evt_a']);
   });
@@ -66,13 +65,13 @@ describe('webhook events repository', () => {
     event('evt_v2', { orderVersion: 2 });
     event('evt_v3', { orderVersion: 3 });
     expect(claim()).toEqual([]);
-    recordWebhookAttempt(h.rt.db, {
+    recordWebhookAttempt(h.db, {
       attempt: { eventId: 'evt_v1', attemptedAt: T0, statusCode: 500, latencyMs: 3, error: 'HTTP 500' },
       outcome: { status: 'failed' },
       now: T0,
     });
     expect(claim()).toEqual(['evt_v2']);
-    recordWebhookAttempt(h.rt.db, {
+    recordWebhookAttempt(h.db, {
       attempt: { eventId: 'evt_v2', attemptedAt: T0, statusCode: 200, latencyMs: 3, error: null },
       outcome: { status: 'delivered' },
       now: T0,
@@ -85,13 +84,13 @@ describe('webhook events repository', () => {
     event('evt_v2', { orderVersion: 2 });
     event('evt_other', { orderRef: 'ord_2' });
     expect(claim()).toEqual(['evt_v1', 'evt_other']);
-    recordWebhookAttempt(h.rt.db, {
+    recordWebhookAttempt(h.db, {
       attempt: { eventId: 'evt_v1', attemptedAt: T0, statusCode: 500, latencyMs: 3, error: 'HTTP 500' },
       outcome: { status: 'pending', nextAttemptAt: T0 + 60_000 },
       now: T0,
     });
-    expect(findWebhookEvent(h.rt.db, 'evt_v2')?.nextAttemptAt).toBe(T0 + 60_000);
-    expect(findWebhookEvent(h.rt.db, 'evt_other')?.nextAttemptAt).toBe(T0 + 5000);
+    expect(findWebhookEvent(h.db, 'evt_v2')?.nextAttemptAt).toBe(T0 + 60_000);
+    expect(findWebhookEvent(h.db, 'evt_other')?.nextAttemptAt).toBe(T0 + 5000);
     expect(claim({ now: T0 + 60_000 })).toEqual(['evt_other', 'evt_v1']);
   });
 
@@ -102,7 +101,7 @@ describe('webhook events repository', () => {
     expect(claim({ excludeMerchantIds: ['mch_a'], accept: (e) => e.merchantId !== 'mch_c' })).toEqual([
       'evt_b1',
     ]);
-    expect(findWebhookEvent(h.rt.db, 'evt_c1')?.nextAttemptAt).toBe(T0);
+    expect(findWebhookEvent(h.db, 'evt_c1')?.nextAttemptAt).toBe(T0);
     expect(claim({ limit: 1 })).toEqual(['evt_a1']);
   });
 
@@ -110,13 +109,13 @@ describe('webhook events repository', () => {
     event('evt_a');
     const attempt = { eventId: 'evt_a', attemptedAt: T0, statusCode: 503, latencyMs: 12, error: 'HTTP 503' };
     expect(
-      recordWebhookAttempt(h.rt.db, {
+      recordWebhookAttempt(h.db, {
         attempt,
         outcome: { status: 'pending', nextAttemptAt: T0 + 60_000 },
         now: T0,
       }),
     ).toBe(true);
-    expect(findWebhookEvent(h.rt.db, 'evt_a')).toMatchObject({
+    expect(findWebhookEvent(h.db, 'evt_a')).toMatchObject({
       status: 'pending',
       attempts: 1,
       nextAttemptAt: T0 + 60_000,
@@ -124,9 +123,9 @@ describe('webhook events repository', () => {
     });
     const ok = { ...attempt, attemptedAt: T0 + 60_000, statusCode: 200, error: null };
     expect(
-      recordWebhookAttempt(h.rt.db, { attempt: ok, outcome: { status: 'delivered' }, now: T0 + 60_010 }),
+      recordWebhookAttempt(h.db, { attempt: ok, outcome: { status: 'delivered' }, now: T0 + 60_010 }),
     ).toBe(true);
-    expect(findWebhookEvent(h.rt.db, 'evt_a')).toMatchObject({
+    expect(findWebhookEvent(h.db, 'evt_a')).toMatchObject({
       status: 'delivered',
       attempts: 2,
       deliveredAt: T0 + 60_010,
@@ -134,21 +133,21 @@ describe('webhook events repository', () => {
     });
     // a late duplicate attempt is kept in the history but does not change the delivered event
     expect(
-      recordWebhookAttempt(h.rt.db, {
+      recordWebhookAttempt(h.db, {
         attempt: { ...attempt, attemptedAt: T0 + 61_000 },
         outcome: { status: 'failed' },
         now: T0 + 61_000,
       }),
     ).toBe(false);
-    expect(findWebhookEvent(h.rt.db, 'evt_a')).toMatchObject({ status: 'delivered', attempts: 2 });
-    expect(listWebhookAttempts(h.rt.db, 'evt_a').map((a) => a.statusCode)).toEqual([503, 200, 503]);
+    expect(findWebhookEvent(h.db, 'evt_a')).toMatchObject({ status: 'delivered', attempts: 2 });
+    expect(listWebhookAttempts(h.db, 'evt_a').map((a) => a.statusCode)).toEqual([503, 200, 503]);
   });
 
   it('records finished attempts and claims what they freed in one call: the order’s next event', () => {
     event('evt_v1', { orderVersion: 1 });
     event('evt_v2', { orderVersion: 2 });
     expect(claim()).toEqual(['evt_v1']);
-    const r = settleAndClaimWebhookEvents(h.rt.db, {
+    const r = settleAndClaimWebhookEvents(h.db, {
       settle: [
         {
           attempt: { eventId: 'evt_v1', attemptedAt: T0, statusCode: 200, latencyMs: 2, error: null },
@@ -165,22 +164,22 @@ describe('webhook events repository', () => {
     });
     expect(r.settled).toEqual([true, false]);
     expect(r.claimed.map((e) => e.id)).toEqual(['evt_v2']);
-    expect(findWebhookEvent(h.rt.db, 'evt_v1')).toMatchObject({ status: 'delivered', deliveredAt: T0 + 1 });
-    expect(listWebhookAttempts(h.rt.db, 'evt_v1')).toHaveLength(1);
+    expect(findWebhookEvent(h.db, 'evt_v1')).toMatchObject({ status: 'delivered', deliveredAt: T0 + 1 });
+    expect(listWebhookAttempts(h.db, 'evt_v1')).toHaveLength(1);
   });
 
   it('resends any event: pending, due now, attempts back to zero, a new retry window', () => {
     event('evt_a', { status: 'failed', attempts: 17, lastError: 'HTTP 500' });
-    expect(resendWebhookEvent(h.rt.db, { id: 'evt_a', now: T0 + 9, retryUntil: T0 + 99 })?.status).toBe(
+    expect(resendWebhookEvent(h.db, { id: 'evt_a', now: T0 + 9, retryUntil: T0 + 99 })?.status).toBe(
       'failed',
     );
-    expect(findWebhookEvent(h.rt.db, 'evt_a')).toMatchObject({
+    expect(findWebhookEvent(h.db, 'evt_a')).toMatchObject({
       status: 'pending',
       attempts: 0,
       nextAttemptAt: T0 + 9,
       retryUntil: T0 + 99,
     });
-    expect(resendWebhookEvent(h.rt.db, { id: 'evt_none', now: T0, retryUntil: T0 })).toBeNull();
+    expect(resendWebhookEvent(h.db, { id: 'evt_none', now: T0, retryUntil: T0 })).toBeNull();
   });
 
   it('lists newest first, filtered by internal order id, merchant and status', () => {
@@ -188,7 +187,7 @@ describe('webhook events repository', () => {
     event('evt_2', { createdAt: T0 + 1, orderRef: 'ord_2', status: 'failed' });
     event('evt_3', { createdAt: T0 + 2, orderRef: 'ord_2', orderVersion: 2, merchantId: 'mch_b' });
     const ids = (f: Partial<Parameters<typeof listWebhookEvents>[1]>) =>
-      listWebhookEvents(h.rt.db, { limit: 10, ...f }).map((e) => e.id);
+      listWebhookEvents(h.db, { limit: 10, ...f }).map((e) => e.id);
     expect(ids({})).toEqual(['evt_3', 'evt_2', 'evt_1']);
     expect(ids({ order: 'ord_2' })).toEqual(['evt_3', 'evt_2']);
     expect(ids({ merchantId: 'mch_b' })).toEqual(['evt_3']);

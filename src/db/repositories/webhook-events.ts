@@ -1,14 +1,12 @@
 import {
   and,
   asc,
-  desc,
   eq,
   gt,
   lt,
   lte,
   notExists,
   notInArray,
-  or,
   type Placeholder,
   type SQL,
   sql,
@@ -16,7 +14,6 @@ import {
 import { alias } from 'drizzle-orm/sqlite-core';
 import { type Db, writeTransaction } from '../client.ts';
 import { prepared } from '../prepared.ts';
-import { orders } from '../schema/orders.ts';
 import { webhookAttempts } from '../schema/webhook-attempts.ts';
 import { webhookEvents } from '../schema/webhook-events.ts';
 
@@ -264,68 +261,6 @@ export function insertWebhookEvent(db: Db, event: WebhookEvent): void {
   db.insert(webhookEvents).values(event).run();
 }
 
-/** One event by id, or null. */
-export function findWebhookEvent(db: Db, id: string): WebhookEvent | null {
-  return db.select().from(webhookEvents).where(eq(webhookEvents.id, id)).get() ?? null;
-}
-
-/** The attempts of one event, oldest first. */
-export function listWebhookAttempts(db: Db, eventId: string): WebhookAttempt[] {
-  return db
-    .select({
-      eventId: webhookAttempts.eventId,
-      attemptedAt: webhookAttempts.attemptedAt,
-      statusCode: webhookAttempts.statusCode,
-      latencyMs: webhookAttempts.latencyMs,
-      error: webhookAttempts.error,
-    })
-    .from(webhookAttempts)
-    .where(eq(webhookAttempts.eventId, eventId))
-    .orderBy(asc(webhookAttempts.id))
-    .all();
-}
-
-/** An event with the merchant's own orderId of its order (null for events without an order). */
-export type ListedWebhookEvent = WebhookEvent & { orderId: string | null };
-
-/**
- * Events newest first. `order` matches the merchant's orderId or the internal order id; `status`
- * and `merchantId` narrow further.
- */
-export function listWebhookEvents(
-  db: Db,
-  filter: { order?: string; merchantId?: string; status?: WebhookEvent['status']; limit: number },
-): ListedWebhookEvent[] {
-  const conditions: SQL[] = [];
-  if (filter.order)
-    conditions.push(or(eq(webhookEvents.orderRef, filter.order), eq(orders.orderId, filter.order)) as SQL);
-  if (filter.merchantId) conditions.push(eq(webhookEvents.merchantId, filter.merchantId));
-  if (filter.status) conditions.push(eq(webhookEvents.status, filter.status));
-  return db
-    .select({
-      id: webhookEvents.id,
-      merchantId: webhookEvents.merchantId,
-      orderRef: webhookEvents.orderRef,
-      orderVersion: webhookEvents.orderVersion,
-      notifyType: webhookEvents.notifyType,
-      data: webhookEvents.data,
-      status: webhookEvents.status,
-      attempts: webhookEvents.attempts,
-      nextAttemptAt: webhookEvents.nextAttemptAt,
-      retryUntil: webhookEvents.retryUntil,
-      lastError: webhookEvents.lastError,
-      createdAt: webhookEvents.createdAt,
-      deliveredAt: webhookEvents.deliveredAt,
-      orderId: orders.orderId,
-    })
-    .from(webhookEvents)
-    .leftJoin(orders, eq(orders.id, webhookEvents.orderRef))
-    .where(and(...conditions))
-    .orderBy(desc(webhookEvents.createdAt), desc(webhookEvents.orderVersion))
-    .limit(filter.limit)
-    .all();
-}
-
 /**
  * Queues an event for delivery again, whatever its status: pending, due now, with a new retry
  * window that ends at `retryUntil` and its attempt count (and so its backoff) back at zero. The
@@ -350,4 +285,9 @@ export function resendWebhookEvent(
       .run();
     return before;
   });
+}
+
+/** One event by id, or null. */
+export function findWebhookEvent(db: Db, id: string): WebhookEvent | null {
+  return db.select().from(webhookEvents).where(eq(webhookEvents.id, id)).get() ?? null;
 }

@@ -1,4 +1,8 @@
+import { and, asc, desc, eq, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
+import { orders } from '../schema/orders.ts';
+import { webhookAttempts } from '../schema/webhook-attempts.ts';
+import { webhookEvents } from '../schema/webhook-events.ts';
 import type { WebhookAttempt, WebhookEvent } from './webhook-events.ts';
 
 /** What the delivery log narrows by. */
@@ -145,4 +149,61 @@ export function webhookAttentionCounts(db: Db): { pending: number; failed: numbe
     .all() as { status: string; n: number }[];
   const of = (s: string) => rows.find((r) => r.status === s)?.n ?? 0;
   return { pending: of('pending'), failed: of('failed') };
+}
+
+/** The attempts of one event, oldest first. */
+export function listWebhookAttempts(db: Db, eventId: string): WebhookAttempt[] {
+  return db
+    .select({
+      eventId: webhookAttempts.eventId,
+      attemptedAt: webhookAttempts.attemptedAt,
+      statusCode: webhookAttempts.statusCode,
+      latencyMs: webhookAttempts.latencyMs,
+      error: webhookAttempts.error,
+    })
+    .from(webhookAttempts)
+    .where(eq(webhookAttempts.eventId, eventId))
+    .orderBy(asc(webhookAttempts.id))
+    .all();
+}
+
+/** An event with the merchant's own orderId of its order (null for events without an order). */
+export type ListedWebhookEvent = WebhookEvent & { orderId: string | null };
+
+/**
+ * Events newest first. `order` matches the merchant's orderId or the internal order id; `status`
+ * and `merchantId` narrow further.
+ */
+export function listWebhookEvents(
+  db: Db,
+  filter: { order?: string; merchantId?: string; status?: WebhookEvent['status']; limit: number },
+): ListedWebhookEvent[] {
+  const conditions: SQL[] = [];
+  if (filter.order)
+    conditions.push(or(eq(webhookEvents.orderRef, filter.order), eq(orders.orderId, filter.order)) as SQL);
+  if (filter.merchantId) conditions.push(eq(webhookEvents.merchantId, filter.merchantId));
+  if (filter.status) conditions.push(eq(webhookEvents.status, filter.status));
+  return db
+    .select({
+      id: webhookEvents.id,
+      merchantId: webhookEvents.merchantId,
+      orderRef: webhookEvents.orderRef,
+      orderVersion: webhookEvents.orderVersion,
+      notifyType: webhookEvents.notifyType,
+      data: webhookEvents.data,
+      status: webhookEvents.status,
+      attempts: webhookEvents.attempts,
+      nextAttemptAt: webhookEvents.nextAttemptAt,
+      retryUntil: webhookEvents.retryUntil,
+      lastError: webhookEvents.lastError,
+      createdAt: webhookEvents.createdAt,
+      deliveredAt: webhookEvents.deliveredAt,
+      orderId: orders.orderId,
+    })
+    .from(webhookEvents)
+    .leftJoin(orders, eq(orders.id, webhookEvents.orderRef))
+    .where(and(...conditions))
+    .orderBy(desc(webhookEvents.createdAt), desc(webhookEvents.orderVersion))
+    .limit(filter.limit)
+    .all();
 }

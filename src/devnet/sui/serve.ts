@@ -41,7 +41,7 @@ export async function main(argv: string[]): Promise<void> {
   const { url, chainId, usdcType, suiType, faucetAddress } = node;
   process.stdout.write(`${JSON.stringify({ url, chainId, usdcType, suiType, faucetAddress })}\n`);
   const stop = () => {
-    node.close().then(() => process.exit(0));
+    void node.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

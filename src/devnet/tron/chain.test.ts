@@ -141,8 +141,7 @@ describe('chain', () => {
   it('produces blocks on a timer and stops when closed', async () => {
     node = await startFakeTronNode({ blockIntervalMs: 20, genesis: GENESIS });
     const start = node.head();
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(node.head()).toBeGreaterThan(start + 2);
+    await expect.poll(() => node.head(), { timeout: 5_000, interval: 10 }).toBeGreaterThan(start + 2);
     await node.close();
     const stopped = node.head();
     await new Promise((resolve) => setTimeout(resolve, 60));

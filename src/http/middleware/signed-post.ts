@@ -36,7 +36,7 @@ export function admitSignedPost(
       throw validationError(MESSAGES.bodyNotJson);
     }
     const envelope = parseEnvelope(body);
-    const merchant = authenticatePost(ctx.deps, ctx.directory, {
+    const merchant = await authenticatePost(ctx.deps, ctx.directory, {
       envelope,
       rawData: rawJsonMember(text, 'data'),
       merchantId: c.req.header('x-merchant-id'),

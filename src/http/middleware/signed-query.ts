@@ -10,13 +10,13 @@ import { enforceRateLimit } from './rate-limit.ts';
  * the checkout link's), under the client's failed-authentication limit, then applies the limit
  * `name`: per order for the endpoints a checkout page uses, per merchant otherwise.
  */
-export function admitSignedQuery(
+export async function admitSignedQuery(
   c: Context,
   ctx: HttpContext,
   limit: RateLimitName,
   options: { orderId?: string; perOrder: boolean; accept: readonly SignPurpose[] },
-): { merchant: Merchant; orderId: string; purpose: SignPurpose } {
-  const admitted = underFailedAuthLimit(c, ctx, () =>
+): Promise<{ merchant: Merchant; orderId: string; purpose: SignPurpose }> {
+  const admitted = await underFailedAuthLimit(c, ctx, () =>
     authenticateOrderQuery(ctx.directory, {
       orderId: options.orderId ?? c.req.query('orderId'),
       sign: c.req.query('sign'),

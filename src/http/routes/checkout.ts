@@ -23,8 +23,8 @@ import { toPayinOrder } from './order.pay.ts';
  * merchant's override) in a bucket of its own per endpoint, so the page, its polling and the
  * merchant's own /v1/order/pay calls never starve each other.
  */
-function admit(c: Context, ctx: HttpContext, bucket: 'page' | 'state') {
-  const admitted = underFailedAuthLimit(c, ctx, () =>
+async function admit(c: Context, ctx: HttpContext, bucket: 'page' | 'state') {
+  const admitted = await underFailedAuthLimit(c, ctx, () =>
     authenticateOrderQuery(ctx.directory, {
       orderId: c.req.query('orderId'),
       sign: c.req.query('sign'),
@@ -74,7 +74,7 @@ export function checkoutRoute(ctx: HttpContext) {
       const nonce = newNonce();
       for (const [name, value] of Object.entries(headers)) c.header(name, value);
       try {
-        const link = admit(c, ctx, 'page');
+        const link = await admit(c, ctx, 'page');
         const checkout = await getCheckout(ctx.deps, link.merchant, link.orderId);
         const state: CheckoutState = { ...toPayinOrder(checkout.order), ...checkoutFacts(checkout) };
         c.header('Content-Security-Policy', checkoutCsp(nonce, frameAncestors));
@@ -91,7 +91,7 @@ export function checkoutRoute(ctx: HttpContext) {
     })
     .get('/checkout/state', async (c) => {
       c.header('Cache-Control', 'no-store');
-      const link = admit(c, ctx, 'state');
+      const link = await admit(c, ctx, 'state');
       const checkout = await getCheckout(ctx.deps, link.merchant, link.orderId);
       const state: CheckoutState = { ...toPayinOrder(checkout.order), ...checkoutFacts(checkout) };
       return ok(c, state);

@@ -101,8 +101,10 @@ describe('POST /v1/order/createCollection', () => {
       await h.post(PATH, v2, { amount: '1', symbol: 'USDT', chain: 'TRON', uid: '42' }),
     );
     expect(r.code).toBe(200);
-    expect(r.data.orderId).toMatch(/^ord_/);
+    expect(r.data.orderId).toMatch(/^gen_[0-9a-z]{20}$/); // never the internal ord_ prefix
     expect(r.data.uid).toBe('42');
+    const order = await h.rt.db.findOrderByMerchantOrderId(v2.merchantId, r.data.orderId);
+    expect(order?.id).toMatch(/^ord_/);
   });
 
   it('accepts the symbol in any case and answers with its configured spelling', async () => {

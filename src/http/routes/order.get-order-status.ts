@@ -10,7 +10,7 @@ import { admitSignedQuery } from '../middleware/signed-query.ts';
  */
 export function getOrderStatusRoute(ctx: HttpContext) {
   return new Hono().get('/v1/order/getOrderStatus', async (c) => {
-    const { merchant, orderId } = admitSignedQuery(c, ctx, 'getOrderStatus', {
+    const { merchant, orderId } = await admitSignedQuery(c, ctx, 'getOrderStatus', {
       perOrder: true,
       accept: ['merchant', 'checkout'],
     });

@@ -28,7 +28,7 @@ export function toPayinOrder(order: Order) {
  */
 export function orderPayRoute(ctx: HttpContext) {
   return new Hono().get('/v1/order/pay', async (c) => {
-    const { merchant, orderId } = admitSignedQuery(c, ctx, 'pay', {
+    const { merchant, orderId } = await admitSignedQuery(c, ctx, 'pay', {
       perOrder: true,
       accept: ['merchant', 'checkout'],
     });

@@ -11,7 +11,7 @@ import { admitSignedQuery } from '../middleware/signed-query.ts';
  */
 export function orderStatusRoute(ctx: HttpContext) {
   return new Hono().get('/v1/order/status/:orderId', async (c) => {
-    const { merchant, orderId } = admitSignedQuery(c, ctx, 'status', {
+    const { merchant, orderId } = await admitSignedQuery(c, ctx, 'status', {
       orderId: c.req.param('orderId'),
       perOrder: false,
       accept: ['merchant'],

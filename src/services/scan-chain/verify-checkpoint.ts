@@ -1,13 +1,8 @@
-import type { ChainAdapter, ChainHeads } from '../chains/port.ts';
-import {
-  type BlockHash,
-  type Cursor,
-  pendingTransfers,
-  recordScan,
-  unfinalBlocks,
-} from '../db/repositories/chain-scan.ts';
-import type { Deps } from './deps.ts';
-import type { TokenRef } from './payout-funding.ts';
+import type { ChainAdapter, ChainHeads } from '../../chains/port.ts';
+import type { BlockHash, Cursor } from '../../db/store.ts';
+import type { Deps } from '../deps.ts';
+import type { TokenRef } from '../payout-funding.ts';
+import { logMoves } from './log-moves.ts';
 import { planTransferWrites } from './plan-transfer-writes.ts';
 import { relocateTransfers, vanishedTransfers } from './relocate-transfers.ts';
 
@@ -78,7 +73,7 @@ async function rewind(
   cursor: Cursor,
 ): Promise<{ cursor: Cursor; reorg: ReorgFound }> {
   const chain = adapter.chain;
-  const recorded = unfinalBlocks(deps.db, chain).filter(
+  const recorded = (await deps.db.unfinalBlocks(chain)).filter(
     (b) => b.height < cursor.height && b.height <= heads.head,
   );
   const match = await highestStillThere(adapter, recorded);
@@ -102,9 +97,9 @@ async function rewind(
     );
   }
 
-  const vanished = await vanishedTransfers(adapter, pendingTransfers(deps.db, chain));
+  const vanished = await vanishedTransfers(adapter, await deps.db.pendingTransfers(chain));
   const relocated = vanished.length > 0 ? await relocateTransfers(adapter, tokens, vanished) : [];
-  const plan = planTransferWrites(deps, chain, tokens, heads, {
+  const plan = await planTransferWrites(deps, chain, tokens, heads, {
     observed: relocated,
     changes: vanished.map((transfer) => ({ transfer, status: 'orphaned' as const })),
   });
@@ -115,7 +110,7 @@ async function rewind(
     heightTime: block?.timestamp ?? 0,
     finalHeight: cursor.finalHeight,
   };
-  recordScan(deps.db, {
+  await deps.db.recordScan({
     chain,
     transfers: plan.writes,
     statusChanges: plan.statusChanges,
@@ -140,13 +135,9 @@ async function rewind(
     },
     'chain reorganisation: the checkpoint left the chain; rescanning from the fork',
   );
-  for (const t of plan.transitions) {
-    if (t.patch.status !== t.order.status) {
-      deps.logger.warn(
-        { chain, orderId: t.order.orderId, from: t.order.status, to: t.patch.status },
-        'collection moved by a reorganisation',
-      );
-    }
-  }
+  logMoves(deps.logger, chain, plan.transitions, {
+    level: 'warn',
+    message: 'collection moved by a reorganisation',
+  });
   return { cursor: next, reorg };
 }

@@ -1,18 +1,11 @@
-import type { ChainHeads, ObservedTransfer } from '../chains/port.ts';
-import {
-  collectionsByAddress,
-  ordersByIds,
-  type StoredTransfer,
-  type TransferWrite,
-  transfersOfOrders,
-  transfersOfTransactions,
-} from '../db/repositories/chain-scan.ts';
-import type { OrderTransition } from '../db/repositories/orders.ts';
-import { collectionProgress, type TransferFact } from '../domain/collection-progress.ts';
-import { isFinalStatus, type Order } from '../domain/order.ts';
-import { newId } from '../lib/ids.ts';
-import type { Deps } from './deps.ts';
-import type { TokenRef } from './payout-funding.ts';
+import type { ChainHeads, ObservedTransfer } from '../../chains/port.ts';
+import type { OrderTransition, StoredTransfer, TransferWrite } from '../../db/store.ts';
+import { collectionProgress, type TransferFact } from '../../domain/collection-progress.ts';
+import { isFinalStatus, type Order } from '../../domain/order.ts';
+import { newId } from '../../lib/ids.ts';
+import type { Deps } from '../deps.ts';
+import type { TokenRef } from '../payout-funding.ts';
+import { attribute, sameContract } from './attribute.ts';
 
 /** What one atomic scan write holds: transfer rows, status changes, and the orders they move. */
 export interface TransferPlan {
@@ -29,26 +22,9 @@ export interface StatusChange {
   status: 'final' | 'orphaned';
 }
 
-function sameContract(a: string | null, b: string | null): boolean {
-  return (a ?? '').toLowerCase() === (b ?? '').toLowerCase();
-}
-
 /** The natural key of a transfer: its transaction and its place in it. */
 export function transferKey(t: { txid: string; eventKey: string }): string {
   return `${t.txid}|${t.eventKey}`;
-}
-
-/** Why a transfer is not credited to the order at its address, or null when it is. */
-function unattributedReason(
-  t: ObservedTransfer,
-  order: Order | undefined,
-  alreadyCredited: boolean,
-): string | null {
-  if (!order) return 'no-order';
-  if (!sameContract(order.tokenContract, t.contract)) return 'wrong-token';
-  if (t.timestamp * 1000 > order.expiresAt) return 'late';
-  if (isFinalStatus(order.status) && !alreadyCredited) return 'order-final';
-  return null;
 }
 
 /**
@@ -62,15 +38,15 @@ function unattributedReason(
  * blocks Kassa took as final: logged as an error). Every collection touched, and `extraOrders`, is
  * recomputed from its transfers. Reads the database only.
  */
-export function planTransferWrites(
+export async function planTransferWrites(
   deps: Pick<Deps, 'db' | 'logger'>,
   chain: string,
   tokens: TokenRef[],
   heads: ChainHeads,
   input: { observed: ObservedTransfer[]; changes?: StatusChange[]; extraOrders?: Order[] },
-): TransferPlan {
+): Promise<TransferPlan> {
   const { db } = deps;
-  const sameTx = transfersOfTransactions(db, chain, [...new Set(input.observed.map((t) => t.txid))]);
+  const sameTx = await db.transfersOfTransactions(chain, [...new Set(input.observed.map((t) => t.txid))]);
   const storedByKey = new Map(sameTx.map((t) => [transferKey(t), t]));
   const blockOfTx = new Map(input.observed.map((t) => [t.txid, t.blockHash]));
 
@@ -110,16 +86,13 @@ export function planTransferWrites(
   }
 
   // Every collection involved, and its stored transfers, read once.
-  const byAddress = collectionsByAddress(db, chain, [...new Set(observed.map((t) => t.to))]);
+  const byAddress = await db.collectionsByAddress(chain, [...new Set(observed.map((t) => t.to))]);
   const orders = new Map([...byAddress.values()].map((o) => [o.id, o]));
   const refs = new Set([...changes.values()].flatMap((c) => c.transfer.orderRef ?? []));
-  const elsewhere = ordersByIds(
-    db,
-    [...refs].filter((id) => !orders.has(id)),
-  );
+  const elsewhere = await db.ordersByIds([...refs].filter((id) => !orders.has(id)));
   for (const o of elsewhere.values()) orders.set(o.id, o);
   for (const o of input.extraOrders ?? []) if (!orders.has(o.id)) orders.set(o.id, o);
-  const stored = transfersOfOrders(db, [...orders.keys()]);
+  const stored = await db.transfersOfOrders([...orders.keys()]);
   const credited = new Set([...stored.values()].flat().map(transferKey));
   const overrides = new Map<string, Map<string, TransferFact>>();
   const override = (orderRef: string, fact: TransferFact) => {
@@ -131,9 +104,11 @@ export function planTransferWrites(
   const writes: TransferWrite[] = [];
   for (const t of observed) {
     const order = byAddress.get(t.to);
-    const reason = unattributedReason(t, order, credited.has(transferKey(t)));
+    const { status, orderRef, reason } = attribute(t, order, {
+      alreadyCredited: credited.has(transferKey(t)),
+      finalHeight: heads.final,
+    });
     const token = tokens.find((x) => sameContract(x.contract, t.contract));
-    const status = !t.success ? 'failed' : t.blockNum <= heads.final ? 'final' : 'pending';
     writes.push({
       id: newId('dep'),
       chain,
@@ -148,11 +123,11 @@ export function planTransferWrites(
       symbol: token?.symbol ?? 'UNKNOWN',
       amountBase: t.amountBase,
       status,
-      orderRef: reason ? null : (order?.id ?? null),
+      orderRef,
       unattributedReason: reason,
     });
-    if (!reason && order) {
-      override(order.id, { ...t, status });
+    if (orderRef) {
+      override(orderRef, { ...t, status });
     } else if (reason && !storedByKey.has(transferKey(t))) {
       deps.logger.warn(
         { chain, txid: t.txid, to: t.to, reason, amount: t.amountBase.toString() },

@@ -1,7 +1,7 @@
-import type { ChainAdapter, ObservedTransfer, TokenSpec } from '../chains/port.ts';
-import type { StoredTransfer } from '../db/repositories/chain-scan.ts';
-import { mapLimit } from '../lib/map-limit.ts';
-import type { TokenRef } from './payout-funding.ts';
+import type { ChainAdapter, ObservedTransfer, TokenSpec } from '../../chains/port.ts';
+import type { StoredTransfer } from '../../db/store.ts';
+import { mapLimit } from '../../lib/map-limit.ts';
+import type { TokenRef } from '../payout-funding.ts';
 
 /** Stored transfers whose block is no longer the canonical one at their height (or is gone). */
 export async function vanishedTransfers(

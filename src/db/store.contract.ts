@@ -1,0 +1,243 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AppError } from '../domain/errors.ts';
+import type { MerchantRecord, NewOrder, Store, TransferWrite } from './store.ts';
+
+/** A store under test and how to release it. */
+export interface OpenedStore {
+  store: Store;
+  close(): void | Promise<void>;
+}
+
+const T0 = Date.UTC(2026, 10, 25, 12, 0, 0);
+
+function merchant(id: string, over: Partial<MerchantRecord> = {}): MerchantRecord {
+  return {
+    id,
+    kind: 'V3',
+    name: `shop ${id}`,
+    tokenSealed: `sealed-token-${id}`,
+    webhookSecretSealed: `sealed-secret-${id}`,
+    callbackUrl: null,
+    status: 'active',
+    createdAt: T0,
+    updatedAt: T0,
+    ...over,
+  };
+}
+
+function collection(merchantId: string, orderId: string, over: Partial<NewOrder> = {}): NewOrder {
+  return {
+    merchantId,
+    orderId,
+    uid: null,
+    type: 'COLLECTION',
+    chain: 'ETH',
+    symbol: 'USDT',
+    tokenContract: '0x00000000000000000000000000000000000000aa',
+    decimals: 6,
+    amount: '10',
+    amountBase: 10_000_000n,
+    fee: '0',
+    address: null,
+    receiveAddress: null,
+    expiresAt: T0 + 3_600_000,
+    paramsKey: `params-${orderId}`,
+    ...over,
+  };
+}
+
+/** A derivation that tells which index it was asked for. */
+const derive = (family: string, index: number) => `${family}-address-${index}`;
+
+function transfer(id: string, over: Partial<TransferWrite> = {}): TransferWrite {
+  return {
+    id,
+    chain: 'ETH',
+    txid: `0xtx-${id}`,
+    eventKey: '0',
+    blockNum: 100,
+    blockHash: '0xblock100',
+    blockTimestamp: T0 / 1000,
+    fromAddress: '0xpayer',
+    toAddress: '0xsomeone',
+    tokenContract: '0x00000000000000000000000000000000000000aa',
+    symbol: 'USDT',
+    amountBase: 5_000_000n,
+    status: 'pending',
+    orderRef: null,
+    unattributedReason: 'no_order',
+    ...over,
+  };
+}
+
+/**
+ * The behaviour every implementation of the Store port keeps (DESIGN.md section 10): each
+ * function is one atomic unit that writes all it takes or nothing, a guard miss rejects, ingest is
+ * idempotent on natural keys, and failures arrive as rejected promises. Run it against an
+ * implementation with `storeContract('SQLite', open)`; the PostgreSQL implementation runs the same
+ * suite. `open` gives a fresh, migrated, empty store for each test.
+ */
+export function storeContract(name: string, open: () => Promise<OpenedStore>): void {
+  describe(`the Store port on ${name}`, () => {
+    let opened: OpenedStore;
+    let store: Store;
+    beforeEach(async () => {
+      opened = await open();
+      store = opened.store;
+      await store.insertMerchant(merchant('mch_a'));
+    });
+    afterEach(async () => {
+      await opened.close();
+    });
+
+    const create = (orderId: string, over: Partial<NewOrder> = {}) =>
+      store.createOrder({ order: collection('mch_a', orderId, over), family: 'evm', derive, now: T0 });
+
+    it('answers every call with a promise, and a refusal as a rejection, never a synchronous throw', async () => {
+      const { order } = await create('A-1');
+      const stale = { ...order, status: 'PENDING' as const };
+      let pending: Promise<unknown> | undefined;
+      expect(() => {
+        pending = store.applyOrderTransitions([{ order: stale, patch: { status: 'SUCCESS' } }], T0);
+      }).not.toThrow();
+      await expect(pending).rejects.toBeInstanceOf(AppError);
+    });
+
+    it('keeps merchants and lists only the active ones', async () => {
+      await store.insertMerchant(merchant('mch_b', { createdAt: T0 + 1 }));
+      expect((await store.findMerchant('mch_b'))?.tokenSealed).toBe('sealed-token-mch_b');
+      expect(await store.findMerchant('mch_none')).toBeNull();
+      await store.updateMerchant('mch_a', { status: 'disabled' }, T0 + 2);
+      expect((await store.listActiveMerchants()).map((m) => m.id)).toEqual(['mch_b']);
+      expect((await store.listMerchants()).map((m) => m.id).sort()).toEqual(['mch_a', 'mch_b']);
+    });
+
+    it('creates an order once per merchant orderId, each with a deposit address of its own', async () => {
+      await store.addToDepositPool('evm', 2, derive, T0);
+      expect(await store.freeDepositAddressCount('evm')).toBe(2);
+      const first = await create('A-1');
+      const again = await create('A-1', { amount: '99', amountBase: 99_000_000n });
+      const second = await create('A-2');
+      const third = await create('A-3'); // the pool is empty now: derived on the spot
+      expect(first.created).toBe(true);
+      expect(again.created).toBe(false);
+      expect(again.order.id).toBe(first.order.id);
+      expect(again.order.amountBase).toBe(10_000_000n); // the stored order, not the retry's
+      expect(again.paramsKey).toBe('params-A-1');
+      const addresses = [first, second, third].map((r) => r.order.address);
+      expect(new Set(addresses).size).toBe(3);
+      expect(await store.freeDepositAddressCount('evm')).toBe(0);
+      expect((await store.findOrderByMerchantOrderId('mch_a', 'A-2'))?.id).toBe(second.order.id);
+      expect((await store.findOrderById(third.order.id))?.orderId).toBe('A-3');
+      expect(await store.orderParamsKey(first.order.id)).toBe('params-A-1');
+    });
+
+    it('applies a transition with its webhook event, and a batch with a stale order not at all', async () => {
+      const { order: a } = await create('A-1');
+      const { order: b } = await create('A-2');
+      const [pending] = await store.applyOrderTransitions(
+        [{ order: a, patch: { status: 'PENDING', receivedBase: 1n } }],
+        T0 + 1,
+      );
+      expect(pending?.status).toBe('PENDING');
+      const events = await store.listWebhookEvents({ order: a.id, limit: 10 });
+      expect(events.map((e) => e.notifyType)).toEqual(['ORDER_PENDING']);
+
+      // `a` as read before the first transition is stale: the whole batch is refused
+      await expect(
+        store.applyOrderTransitions(
+          [
+            { order: b, patch: { status: 'EXPIRED' } },
+            { order: a, patch: { status: 'EXPIRED' } },
+          ],
+          T0 + 2,
+        ),
+      ).rejects.toBeInstanceOf(AppError);
+      expect((await store.findOrderById(b.id))?.status).toBe('INIT');
+      expect((await store.findOrderById(a.id))?.status).toBe('PENDING');
+      expect(await store.listWebhookEvents({ order: b.id, limit: 10 })).toEqual([]);
+    });
+
+    it('records a scan step whole: transfers, checkpoint and transitions, or nothing', async () => {
+      const { order } = await create('A-1');
+      const cursor = { height: 100, heightHash: '0xblock100', heightTime: T0 / 1000, finalHeight: 90 };
+      await store.recordScan({
+        chain: 'ETH',
+        transfers: [transfer('trf_1')],
+        statusChanges: [],
+        transitions: [],
+        cursor,
+        now: T0,
+      });
+      expect(await store.getCursor('ETH')).toEqual({ chain: 'ETH', ...cursor });
+      // the same observation again (a re-scan) is not a second transfer
+      await store.recordScan({
+        chain: 'ETH',
+        transfers: [transfer('trf_1_again', { txid: '0xtx-trf_1' })],
+        statusChanges: [],
+        transitions: [],
+        cursor,
+        now: T0 + 1,
+      });
+      expect((await store.transfersOfChain('ETH')).length).toBe(1);
+
+      const stale = { ...order, status: 'PENDING' as const };
+      await expect(
+        store.recordScan({
+          chain: 'ETH',
+          transfers: [transfer('trf_2', { txid: '0xtx-other' })],
+          statusChanges: [],
+          transitions: [{ order: stale, patch: { status: 'SUCCESS' } }],
+          cursor: { ...cursor, height: 101, heightHash: '0xblock101' },
+          now: T0 + 2,
+        }),
+      ).rejects.toBeInstanceOf(AppError);
+      expect((await store.transfersOfChain('ETH')).map((t) => t.txid)).toEqual(['0xtx-trf_1']);
+      expect((await store.getCursor('ETH'))?.height).toBe(100);
+    });
+
+    it('takes a request nonce once per merchant until it is pruned', async () => {
+      expect(await store.consumeNonce('mch_a', 'n-1', T0 + 1000)).toBe(true);
+      expect(await store.consumeNonce('mch_a', 'n-1', T0 + 1000)).toBe(false);
+      expect(await store.consumeNonce('mch_b', 'n-1', T0 + 1000)).toBe(true);
+      expect(await store.pruneNonces(T0 + 1001)).toBe(2);
+      expect(await store.consumeNonce('mch_a', 'n-1', T0 + 5000)).toBe(true);
+    });
+
+    it('keeps the first value of a write-once setting', async () => {
+      expect(await store.getSetting('key_fingerprint')).toBeNull();
+      expect(await store.setSettingOnce('key_fingerprint', 'first')).toBe('first');
+      expect(await store.setSettingOnce('key_fingerprint', 'second')).toBe('first');
+      await store.setSetting('other', 'x');
+      expect(await store.getSetting('other')).toBe('x');
+    });
+
+    it('never takes a balance below zero, and a refused adjustment leaves no entry', async () => {
+      const key = { merchantId: 'mch_a', chain: 'ETH', symbol: 'USDT', decimals: 6 };
+      await store.adjustBalance({ ...key, amountBase: 100n, reason: 'top-up', now: T0 });
+      await expect(
+        store.adjustBalance({ ...key, amountBase: -150n, reason: 'too much', now: T0 + 1 }),
+      ).rejects.toMatchObject({ code: 'ledger_negative' });
+      const [balance] = await store.listBalances({ merchantId: 'mch_a' });
+      expect(balance?.available).toBe(100n);
+      expect((await store.listLedgerEntries({ merchantId: 'mch_a' })).length).toBe(1);
+    });
+
+    it('leases a claimed webhook event, and settles it with its attempt', async () => {
+      const { order } = await create('A-1');
+      await store.applyOrderTransitions([{ order, patch: { status: 'EXPIRED' } }], T0);
+      const claim = { now: T0 + 10, limit: 10, leaseUntil: T0 + 5000 };
+      const [event] = await store.claimDueWebhookEvents(claim);
+      expect(event?.orderRef).toBe(order.id);
+      expect(await store.claimDueWebhookEvents(claim)).toEqual([]);
+      const settled = await store.recordWebhookAttempt({
+        attempt: { eventId: event!.id, attemptedAt: T0 + 20, statusCode: 200, latencyMs: 5, error: null },
+        outcome: { status: 'delivered' },
+        now: T0 + 20,
+      });
+      expect(settled).toBe(true);
+      expect((await store.findWebhookEvent(event!.id))?.status).toBe('delivered');
+      expect((await store.listWebhookAttempts(event!.id)).map((a) => a.statusCode)).toEqual([200]);
+    });
+  });
+}
