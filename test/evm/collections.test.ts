@@ -4,11 +4,10 @@ import { webhookEvents } from '../../src/db/schema/webhook-events.ts';
 import { expireOrders } from '../../src/services/expire-orders.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { type EvmWorld, evmWorld } from '../helpers/evm-chain.ts';
-import { body } from '../helpers/harness.ts';
+import { merchantScenario } from '../helpers/scenario.ts';
 
 let w: EvmWorld;
 let m: MerchantCreated;
-let n = 0;
 
 beforeAll(async () => {
   w = await evmWorld(['ETH', 'BSC']);
@@ -16,35 +15,9 @@ beforeAll(async () => {
 });
 afterAll(() => w?.close());
 
-async function collect(chain: string, symbol: string, amount: string) {
-  const orderId = `c-${++n}`;
-  const r = await body<{ address: string }>(
-    await w.h.post('/v1/order/createCollection', m, { amount, symbol, chain, orderId }),
-  );
-  expect(r.code).toBe(200);
-  return { orderId, address: r.data.address };
-}
-
-async function status(orderId: string) {
-  w.h.clock.advance(600); // stay clear of the per-order query limit
-  return (
-    await body<{
-      status: string;
-      actualAmount: string | null;
-      reason: string | null;
-      transaction: Record<string, unknown> | null;
-    }>(await w.h.getSigned('/v1/order/status/{orderId}', m, orderId))
-  ).data;
-}
-
-function eventsOf(orderId: string) {
-  return w.h.db
-    .select()
-    .from(webhookEvents)
-    .all()
-    .filter((e) => JSON.parse(e.data).orderId === orderId)
-    .map((e) => e.notifyType);
-}
+const scenario = merchantScenario(() => ({ h: w.h, m }), 'c');
+const { collect } = scenario;
+const { status, eventsOf } = scenario;
 
 describe('EVM collections on a real node (anvil, confirmations = 3)', () => {
   it('credits a full payment: PENDING_CONFIRMATION while confirming, then SUCCESS with the transaction', async () => {

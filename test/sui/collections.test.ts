@@ -12,11 +12,11 @@ import { coinRefs, newTransaction, ownedInput } from '../../src/devnet/sui/testi
 import { expireOrders } from '../../src/services/expire-orders.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { body } from '../helpers/harness.ts';
+import { merchantScenario } from '../helpers/scenario.ts';
 import { SUI, type SuiWorld, suiWorld, USDC } from '../helpers/sui-chain.ts';
 
 let w: SuiWorld;
 let m: MerchantCreated;
-let n = 0;
 
 beforeAll(async () => {
   w = await suiWorld();
@@ -24,36 +24,13 @@ beforeAll(async () => {
 });
 afterAll(() => w?.close());
 
-async function collect(symbol: string, amount: string) {
-  const orderId = `s-${++n}`;
-  const r = await body<{ address: string }>(
-    await w.h.post('/v1/order/createCollection', m, { amount, symbol, chain: 'SUI', orderId }),
-  );
-  expect(r.code).toBe(200);
-  expect(r.data.address).toMatch(/^0x[0-9a-f]{64}$/);
-  return { orderId, address: r.data.address };
-}
-
-async function status(orderId: string) {
-  w.h.clock.advance(600); // stay clear of the per-order query limit
-  return (
-    await body<{
-      status: string;
-      actualAmount: string | null;
-      reason: string | null;
-      transaction: Record<string, unknown> | null;
-    }>(await w.h.getSigned('/v1/order/status/{orderId}', m, orderId))
-  ).data;
-}
-
-function eventsOf(orderId: string) {
-  return w.h.db
-    .select()
-    .from(webhookEvents)
-    .all()
-    .filter((e) => JSON.parse(e.data).orderId === orderId)
-    .map((e) => e.notifyType);
-}
+const scenario = merchantScenario(() => ({ h: w.h, m }), 's');
+const collect = async (symbol: string, amount: string) => {
+  const created = await scenario.collect('SUI', symbol, amount);
+  expect(created.address).toMatch(/^0x[0-9a-f]{64}$/);
+  return created;
+};
+const { status, eventsOf } = scenario;
 
 describe('SUI collections on the fake Sui node (final once checkpointed)', () => {
   it('credits a full USDC payment at once: the checkpoint that holds it is final', async () => {

@@ -3,12 +3,11 @@ import { transfersOfChain, unattributedTransfers } from '../../src/db/repositori
 import { webhookEvents } from '../../src/db/schema/webhook-events.ts';
 import { expireOrders } from '../../src/services/expire-orders.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
-import { body } from '../helpers/harness.ts';
+import { merchantScenario } from '../helpers/scenario.ts';
 import { CUSTOMER, type TronWorld, tronWorld } from '../helpers/tron-chain.ts';
 
 let w: TronWorld;
 let m: MerchantCreated;
-let n = 0;
 
 beforeAll(async () => {
   w = await tronWorld();
@@ -16,35 +15,9 @@ beforeAll(async () => {
 });
 afterAll(() => w?.close());
 
-async function collect(symbol: string, amount: string) {
-  const orderId = `t-${++n}`;
-  const r = await body<{ address: string }>(
-    await w.h.post('/v1/order/createCollection', m, { amount, symbol, chain: 'TRON', orderId }),
-  );
-  expect(r.code).toBe(200);
-  return { orderId, address: r.data.address };
-}
-
-async function status(orderId: string) {
-  w.h.clock.advance(600); // stay clear of the per-order query limit
-  return (
-    await body<{
-      status: string;
-      actualAmount: string | null;
-      reason: string | null;
-      transaction: Record<string, unknown> | null;
-    }>(await w.h.getSigned('/v1/order/status/{orderId}', m, orderId))
-  ).data;
-}
-
-function eventsOf(orderId: string) {
-  return w.h.db
-    .select()
-    .from(webhookEvents)
-    .all()
-    .filter((e) => JSON.parse(e.data).orderId === orderId)
-    .map((e) => e.notifyType);
-}
+const scenario = merchantScenario(() => ({ h: w.h, m }), 't');
+const collect = (symbol: string, amount: string) => scenario.collect('TRON', symbol, amount);
+const { status, eventsOf } = scenario;
 
 describe('TRON collections on the fake node (finality = solidified block, 19 behind the head)', () => {
   it('credits a full USDT payment: PENDING_CONFIRMATION until solidified, then SUCCESS with the transaction', async () => {
