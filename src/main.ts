@@ -24,6 +24,9 @@ const USAGE = `Usage: kassa <command> [options]
   payouts list [--merchant M] [--status S] [--stuck] [--awaiting-approval] [--json]
   payouts approve ID | reject ID --reason TEXT | retry ID | fail ID --reason TEXT  [--merchant M]
   payouts pause [--chain C] | resume [--chain C]   stop or restart signing (requests still queue)
+  sweeps plan [--chain C] [--json]   what would be swept now, with fees, without doing it
+  sweeps run [--chain C]             one sweeping pass now (deposits → hot wallet or treasury)
+  sweeps list [--status S] [--chain C] [--json] | costs [--json]   sweeps, and what the operator paid
   ledger balances [--merchant M] [--json] | entries --merchant M [--json]
   ledger adjust --merchant M --chain C --symbol S --amount ±X --reason TEXT
 
@@ -131,6 +134,9 @@ export async function main(argv: string[], loadWorker: LoadWorker): Promise<void
         return;
       case 'payouts':
         await (await import('./cli/payouts.ts')).payoutsCommand(rest, flags);
+        return;
+      case 'sweeps':
+        await (await import('./cli/sweeps.ts')).sweepsCommand(rest, flags);
         return;
       case 'ledger':
         await (await import('./cli/ledger.ts')).ledgerCommand(rest, flags);

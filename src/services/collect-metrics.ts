@@ -1,6 +1,7 @@
 import { type ChainProgress, chainProgress } from './chain-progress.ts';
 import type { Deps } from './deps.ts';
 import { PrometheusText, type Sample } from './prometheus-text.ts';
+import { sweepMetrics } from './sweep-metrics.ts';
 
 /** Running attempt totals per database: attempt rows are only appended, so each scrape reads the new ones. */
 const attemptTotals = new WeakMap<object, { lastId: number; attempts: number; delivered: number }>();
@@ -65,6 +66,7 @@ export async function collectMetrics(
       })),
     ),
   );
+  await sweepMetrics(deps, text);
   text.family(
     'kassa_payout_queue_oldest_seconds',
     'gauge',

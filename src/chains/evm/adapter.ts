@@ -6,6 +6,7 @@ import { balance } from './actions/balance.ts';
 import { block } from './actions/block.ts';
 import { broadcast } from './actions/broadcast.ts';
 import { connect } from './actions/connect.ts';
+import { feePaid } from './actions/fee-paid.ts';
 import { payoutFeeEstimate } from './actions/fees.ts';
 import { heads } from './actions/heads.ts';
 import { judgeSlot } from './actions/judge-slot.ts';
@@ -14,6 +15,8 @@ import { nextNonce } from './actions/next-nonce.ts';
 import { reprice } from './actions/reprice.ts';
 import { scan } from './actions/scan.ts';
 import { signPayout } from './actions/sign-payout.ts';
+import { signSweep } from './actions/sign-sweep.ts';
+import { sweepQuote } from './actions/sweep-quote.ts';
 import { createEvmContext, type EvmContext, type EvmOptions } from './context.ts';
 
 /** The EVM adapter: the port bound to one chain's context. */
@@ -52,6 +55,9 @@ export function createEvmAdapter(
     lookup: (txHash) => lookup(ctx, { txHash }),
     judgeSlot: (input) => judgeSlot(ctx, input),
     nextNonce: (address) => nextNonce(ctx, { address }),
+    sweepQuote: (input) => sweepQuote(ctx, input),
+    signSweep: (input) => signSweep(ctx, input),
+    feePaid: (txHash) => feePaid(ctx, { txHash }),
     rpcStatistics: () => ctx.endpoints.statistics(),
   };
 }
