@@ -11,8 +11,10 @@ import { ProxyTrust } from './middleware/client-ip.ts';
 import { requestId } from './middleware/request-id.ts';
 import { checkoutRoute } from './routes/checkout.ts';
 import { getBalanceRoute } from './routes/merchant.get-balance.ts';
+import { docsRoute } from './routes/ops.docs.ts';
 import { healthRoute } from './routes/ops.health.ts';
 import { metricsRoute } from './routes/ops.metrics.ts';
+import { openApiRoute } from './routes/ops.openapi.ts';
 import { readinessRoute } from './routes/ops.readiness.ts';
 import { createCollectionRoute } from './routes/order.create-collection.ts';
 import { createPayoutRoute } from './routes/order.create-payout.ts';
@@ -55,8 +57,8 @@ export function mountRoutes(ctx: HttpContext, routes: RouteGroup[]): Hono {
 }
 
 /**
- * The public app (the API port): every endpoint of the interface, the checkout page, `/healthz`
- * and a `/readyz` that says only ready or not. `/metrics` is here only when KASSA_METRICS_TOKEN is
+ * The public app (the API port): every endpoint of the interface, the checkout page, `/healthz`,
+ * a `/readyz` that says only ready or not, and the API's description (`/openapi.json`, `/docs`). `/metrics` is here only when KASSA_METRICS_TOKEN is
  * set (then behind it); the rest of operations lives on the admin app (admin-app.ts). Signed POST
  * bodies are size- and depth-limited where they are read (middleware/signed-post.ts).
  */
@@ -76,6 +78,8 @@ export function createApp(
     healthRoute,
     (ctx) => readinessRoute(ctx, { detail: false }),
     (ctx) => metricsRoute(ctx, { requireToken: true }),
+    openApiRoute,
+    docsRoute,
     ...(options.extraRoutes ?? []),
   ]);
 }

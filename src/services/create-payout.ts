@@ -16,7 +16,7 @@ import { isAddressForChain, normaliseAddress } from '../keys/address-format.ts';
 import { newId } from '../lib/ids.ts';
 import { type Deps, requireKeys } from './deps.ts';
 import type { Merchant } from './merchant-directory.ts';
-import { assertSameParams, paramsKeyOf, textField, validateOrderInput } from './order-input.ts';
+import { assertSameParams, paramsKeyOf, validateOrderInput } from './order-input.ts';
 import { hotWalletShortfall } from './payout-funding.ts';
 
 /** The merchant's payout with that orderId and the parameters it was created with, if any. */
@@ -51,12 +51,8 @@ export async function createPayout(
   merchant: Merchant,
   data: Record<string, unknown>,
 ): Promise<PayoutCreated> {
-  let receiveAddress: string | null = null;
-  const input = await validateOrderInput(deps, merchant.kind, data, () => {
-    receiveAddress = textField(data, 'receiveAddress');
-    if (!receiveAddress) throw validationError(MESSAGES.receiveAddressBlank);
-  });
-  const destination = receiveAddress as unknown as string;
+  const input = await validateOrderInput(deps, merchant.kind, data, 'payout');
+  const destination = input.receiveAddress as string;
   if (!isAddressForChain(input.chain, destination)) throw validationError(MESSAGES.receiveAddressError);
   const to = normaliseAddress(input.chain, destination);
   const hot = requireKeys(deps).hotWallet(input.chain);

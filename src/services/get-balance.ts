@@ -1,10 +1,8 @@
 import { listBalances } from '../db/repositories/ledger.ts';
-import { isChain } from '../domain/chains.ts';
-import { MESSAGES, validationError } from '../domain/errors.ts';
 import { formatAmount } from '../domain/money.ts';
 import type { Deps } from './deps.ts';
 import type { Merchant } from './merchant-directory.ts';
-import { textField } from './order-input.ts';
+import { getBalanceData, parseRequest } from './request-schemas.ts';
 import { listTokens } from './resolve-token.ts';
 
 /** One element of getBalance's answer: `balance` is what can be paid out, `frozenBalance` is held by payouts in flight. */
@@ -28,9 +26,9 @@ export async function getMerchantBalance(
   merchant: Merchant,
   data: Record<string, unknown>,
 ): Promise<MerchantBalanceVo[]> {
-  const chain = textField(data, 'chain') || null;
-  const symbol = textField(data, 'symbol')?.toUpperCase() || null;
-  if (chain !== null && !isChain(chain)) throw validationError(MESSAGES.chainUnsupported);
+  const filter = parseRequest(getBalanceData, data);
+  const chain = filter.chain || null;
+  const symbol = filter.symbol?.toUpperCase() || null;
   const matches = (c: string, s: string) =>
     (chain === null || c === chain) && (symbol === null || s.toUpperCase() === symbol);
   const rows = (await listBalances(deps.db, { merchantId: merchant.id })).filter((b) =>

@@ -1,9 +1,10 @@
-import { type Chain, isChain } from '../domain/chains.ts';
+import type { Chain } from '../domain/chains.ts';
 import { AppError, MESSAGES, validationError } from '../domain/errors.ts';
 import { parseAmount } from '../domain/money.ts';
 import type { MerchantKind } from '../domain/order.ts';
 import type { Deps } from './deps.ts';
 import type { TokenRef } from './payout-funding.ts';
+import { orderRequestSchema, parseRequest } from './request-schemas.ts';
 import { resolveToken } from './resolve-token.ts';
 
 /** Order fields common to collections and payouts, validated. */
@@ -16,52 +17,37 @@ export interface OrderInput {
   uid: string | null;
 }
 
-/** A string field, or a number written as its decimal text (many clients send numbers); null if absent. */
-export function textField(data: Record<string, unknown>, name: string): string | null {
-  const v = data[name];
-  if (v === undefined || v === null) return null;
-  if (typeof v === 'string') return v.trim();
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-  throw validationError(`The ${name} must be a string.`);
-}
-
 /**
- * Validates the fields both order types share, in the order of the interface's error table:
- * amount, symbol, chain (blank), then orderId / uid by merchant kind, then the amount's form,
- * the symbol on the chain, and the amount's precision for that token.
+ * Validates the fields both order types share with the request schemas (request-schemas.ts: the
+ * blank fields, orderId / uid by merchant kind, lengths and the amount's form, reported in the
+ * order of the interface's error table), then what needs the token registry: the symbol on the
+ * chain and the amount's precision for that token. A payout's `receiveAddress` comes back checked
+ * for blankness only; its format for the chain is the caller's to check.
  */
 export async function validateOrderInput(
   deps: Pick<Deps, 'config' | 'db'>,
   kind: MerchantKind,
   data: Record<string, unknown>,
-  extraBlankChecks: () => void = () => {},
-): Promise<OrderInput> {
-  const amount = textField(data, 'amount');
-  if (amount === null || amount === '') throw validationError(MESSAGES.amountBlank);
-  const symbol = textField(data, 'symbol');
-  if (symbol === null || symbol === '') throw validationError(MESSAGES.symbolBlank);
-  const chain = data.chain;
-  if (!isChain(chain)) throw validationError(MESSAGES.chainBlank);
-  const orderId = textField(data, 'orderId');
-  const uid = textField(data, 'uid');
-  if (kind === 'V3' && !orderId) throw validationError(MESSAGES.orderIdBlank);
-  if (kind === 'V2' && !uid) throw validationError(MESSAGES.uidBlank);
-  if (uid === '0') throw validationError(MESSAGES.uidZero);
-  extraBlankChecks();
-  if (orderId !== null && orderId.length > 64) throw validationError(MESSAGES.orderIdTooLong);
-  if (uid !== null && uid.length > 64) throw validationError(MESSAGES.uidTooLong);
-  // The amount exactly as sent: money is never trimmed into shape (" 5" is refused, not read as 5).
-  const sentAmount = typeof data.amount === 'string' ? data.amount : amount;
-  if (!/^\d+(\.\d+)?$/.test(sentAmount)) throw validationError(MESSAGES.amountInvalid);
-  const token = await resolveToken(deps, chain, symbol);
+  type: 'collection' | 'payout' = 'collection',
+): Promise<OrderInput & { receiveAddress: string | null }> {
+  const request = parseRequest(orderRequestSchema(type, kind), data);
+  const token = await resolveToken(deps, request.chain, request.symbol);
   if (!token) throw validationError(MESSAGES.symbolUnsupported);
-  const parsed = parseAmount(amount, token.decimals);
+  const parsed = parseAmount(request.amount, token.decimals);
   if (!parsed.ok) {
     throw validationError(
       parsed.reason === 'too-many-decimals' ? MESSAGES.amountPrecision : MESSAGES.amountInvalid,
     );
   }
-  return { amount, amountBase: parsed.base, token, chain, orderId: orderId || null, uid: uid || null };
+  return {
+    amount: request.amount,
+    amountBase: parsed.base,
+    token,
+    chain: request.chain,
+    orderId: request.orderId || null,
+    uid: request.uid || null,
+    receiveAddress: 'receiveAddress' in request ? (request.receiveAddress as string) : null,
+  };
 }
 
 /** The parameters that make two creation requests "the same order". */

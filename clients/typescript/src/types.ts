@@ -109,8 +109,8 @@ export interface MerchantBalance {
   /** Held by payouts not finished yet. */
   frozenBalance: string;
   totalBalance: string;
-  /** Unix milliseconds of the last movement. */
-  updateTime: number;
+  /** Unix seconds of the last movement; null for a token never moved. */
+  updateTime: number | null;
 }
 
 /** The event types Kassa sends; handle the ones you know and answer 2xx to the rest. */

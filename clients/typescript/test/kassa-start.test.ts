@@ -161,6 +161,9 @@ describe('@kassa/client against kassa start on anvil', () => {
     expect(created.orderId).toBe('P-1');
     const order = await settled('P-1');
     expect(order).toMatchObject({ status: 'SUCCESS', orderType: 'PAYOUT', actualAmount: '1.25' });
+    // the merchant's ledger: 12.50 credited by the paid collection, 1.25 debited by the payout
+    const [usdt] = await client.getBalance({ chain: 'ETH', symbol: 'USDT' });
+    expect(usdt).toMatchObject({ chain: 'ETH', symbol: 'USDT', balance: '11.25', frozenBalance: '0.00' });
   });
 
   it('throws KassaError with Kassa’s code and message', async () => {
