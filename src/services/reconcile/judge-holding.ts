@@ -60,7 +60,7 @@ export function judgeHolding(
   const differenceBase = actualBase - recorded;
   let status: HoldingStatus = 'ok';
   if (differenceBase !== 0n) {
-    if (settles(differenceBase)) status = 'in_flight';
+    if (settles(differenceBase) && !feeUnknown) status = 'in_flight';
     else if (differenceBase > 0n && options.scannerBehind) status = 'unscanned';
     else status = 'unexplained';
   }
