@@ -63,16 +63,20 @@ export function landedBy(status: string, blockNum: number | null, atHeight: numb
   return LANDED.has(status) || status === 'failed';
 }
 
-/** Transactions whose fee the reconciliation needs: landed by `atHeight` and without a recorded fee. */
+/**
+ * Transactions whose fee the reconciliation needs: landed by `atHeight` without a recorded fee, and
+ * those signed or broadcast but not recorded in a block (a fee the chain knows means it landed).
+ */
 export function transactionsNeedingFees(
   records: ChainRecords,
   atHeight: number,
 ): { txHash: string; final: boolean }[] {
   const out: { txHash: string; final: boolean }[] = [];
   for (const p of records.payouts)
-    if (landedBy(p.status, p.blockNum, atHeight)) out.push({ txHash: p.txHash, final: p.status === 'final' });
+    if (landedBy(p.status, p.blockNum, atHeight) || IN_FLIGHT.has(p.status))
+      out.push({ txHash: p.txHash, final: p.status === 'final' });
   for (const t of records.sweepTxs)
-    if (t.feeBase === null && landedBy(t.status, t.blockNum, atHeight))
+    if ((t.feeBase === null && landedBy(t.status, t.blockNum, atHeight)) || IN_FLIGHT.has(t.status))
       out.push({ txHash: t.txHash, final: t.status === 'final' });
   return out;
 }
@@ -124,6 +128,13 @@ export function expectedHoldings(records: ChainRecords, ctx: HoldingsContext): H
     });
   };
 
+  // A transaction the records have not seen in a block may have landed: the chain's fee for it, if any.
+  const inFlightFee = (payer: string, txHash: string, orderId: string | null) => {
+    const known = ctx.fees.get(txHash);
+    if (known !== undefined && known !== null)
+      move(payer, ctx.nativeSymbol, { kind: 'fee', txHash, orderId, amountBase: -known, inFlight: true });
+  };
+
   addAddress(ctx.hotWallet);
   for (const d of records.deposits) addAddress(d.address);
 
@@ -141,9 +152,10 @@ export function expectedHoldings(records: ChainRecords, ctx: HoldingsContext): H
 
   for (const p of records.payouts) {
     const landed = landedBy(p.status, p.blockNum, ctx.atHeight);
-    if (landed) fee(p.fromAddress, p.txHash, null, p.orderId);
-    const moved = landed && LANDED.has(p.status);
     const inFlight = IN_FLIGHT.has(p.status);
+    if (landed) fee(p.fromAddress, p.txHash, null, p.orderId);
+    else if (inFlight) inFlightFee(p.fromAddress, p.txHash, p.orderId);
+    const moved = landed && LANDED.has(p.status);
     if (moved || inFlight)
       move(p.fromAddress, p.symbol, {
         kind: 'payout',
@@ -159,6 +171,7 @@ export function expectedHoldings(records: ChainRecords, ctx: HoldingsContext): H
     const landed = landedBy(t.status, t.blockNum, ctx.atHeight);
     const inFlight = IN_FLIGHT.has(t.status);
     if (landed) fee(t.feePayer ?? t.fromAddress, t.txHash, t.feeBase, null);
+    else if (inFlight) inFlightFee(t.feePayer ?? t.fromAddress, t.txHash, null);
     const moved = landed && LANDED.has(t.status);
     if (!moved && !inFlight) {
       addAddress(t.fromAddress);

@@ -363,11 +363,14 @@ async function reconcileChain(
       scannerBehind,
       accept: options.accept === true,
     });
+    // A float is taken only when nothing is in flight: an incoming sweep broadcast but not yet
+    // recorded as landed would otherwise enter the float, and look missing once its record lands.
     if (
       h.role === 'hot' &&
       judged.status === 'ok' &&
       judged.floatBase !== undefined &&
-      judged.floatBase !== previousFloatBase
+      judged.floatBase !== previousFloatBase &&
+      (options.accept === true || !h.movements.some((m) => m.inFlight))
     )
       floats.push({ chain, address: h.address, symbol: h.symbol, floatBase: judged.floatBase });
     lines.push({ ...judged, line: toLine(chain, h, judged, token.decimals), decimals: token.decimals });
