@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pino } from 'pino';
 import { type Address, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,8 +9,10 @@ import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts'
 import { lastReconciliation } from '../../src/db/repositories/reconciliation.ts';
 import { tokenBalance, transferToken } from '../../src/devnet/evm/tokens.ts';
 import { createKeyRing } from '../../src/keys/key-ring.ts';
+import { collectMetrics } from '../../src/services/collect-metrics.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { reconcile } from '../../src/services/reconcile/reconcile.ts';
+import { reconcileJob } from '../../workers/jobs/reconcile.ts';
 import { kassa } from '../helpers/cli.ts';
 import { devnetChainConfig, type EvmWorld, evmWorld } from '../helpers/evm-chain.ts';
 import { body, TEST_MASTER_KEY, TEST_MNEMONIC } from '../helpers/harness.ts';
@@ -167,7 +170,26 @@ describe('kassa reconcile on anvil', () => {
 
     const cli = kassa(['reconcile', '--config', env.CONFIG as string], env);
     expect(cli.code).toBe(1);
-    expect(cli.stdout).toMatch(/unexplained\s+ETH\s+0x[0-9a-fA-F]{40}\s+hot\s+USDT\s+\S+\s+\S+\s+-7\.00/);
+    expect(cli.stdout).toContain('-7.00');
+
+    // The worker's scheduled run logs each unexplained difference at error level, and /metrics shows it.
+    const logged: { level: number; msg: string; address?: string; symbol?: string; difference?: string }[] =
+      [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => logged.push(JSON.parse(line)) });
+    const summary = await reconcileJob({ ...w.h.rt, logger }, w.h.rt.adapters)();
+    expect(summary.unexplained).toBe(2);
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        level: 50,
+        msg: 'reconcile: unexplained difference',
+        address: hot.address,
+        symbol: 'USDT',
+        difference: '-7.00',
+      }),
+    );
+    const metrics = await collectMetrics(w.h.rt);
+    expect(metrics).toContain('kassa_reconcile_unexplained{chain="ETH"} 2');
+    expect(metrics).toContain('kassa_reconcile_chain_checked{chain="ETH"} 1');
   }, 120_000);
 
   it('reports a deposit drained by its own key, with the order and the deposit it received', async () => {
