@@ -37,6 +37,9 @@ export async function reconcileCommand(flags: Record<string, string | boolean | 
   }
 }
 
+/** Records printed per difference (the newest); --json has more. */
+const TEXT_RECORDS = 20;
+
 function printReport(r: ReconcileReport): void {
   const out = (line = '') => process.stdout.write(`${line}\n`);
   out(
@@ -81,7 +84,10 @@ function printReport(r: ReconcileReport): void {
     out(`\n${d.status} ${d.chain} ${d.address} ${d.symbol}: records involved`);
     if (d.float !== undefined) out(`  float now ${d.float}, accepted before ${d.previousFloat ?? '(none)'}`);
     if (d.records.length === 0) out('  (none: Kassa recorded nothing moving this token here)');
-    for (const m of d.records)
+    const shown = d.records.slice(-TEXT_RECORDS);
+    const earlier = d.records.length - shown.length + (d.recordsOmitted ?? 0);
+    if (earlier > 0) out(`  … ${earlier} earlier records (the newest follow)`);
+    for (const m of shown)
       out(
         `  ${m.kind.padEnd(20)} ${m.amount.padStart(14)}  ${m.txHash}${m.orderId ? `  order ${m.orderId}` : ''}${m.inFlight ? '  (in flight)' : ''}${m.feeUnknown ? '  (fee unknown)' : ''}`,
       );

@@ -19,6 +19,9 @@ import { expectedHoldings, type Holding, landedBy, transactionsNeedingFees } fro
 import { type HoldingStatus, judgeHolding } from './judge-holding.ts';
 import { readBalances } from './read-balances.ts';
 
+/** Records listed per difference at most (the newest). */
+const MAX_RECORDS = 100;
+
 /** Fee reads in flight at once (transactions whose record holds no fee, read once and cached when final). */
 const FEE_READS_IN_FLIGHT = 8;
 
@@ -47,6 +50,8 @@ export interface HoldingLine {
     inFlight?: true;
     feeUnknown?: true;
   }[];
+  /** Earlier records left out of `records` (a hot wallet's history is long; the newest are kept). */
+  recordsOmitted?: number;
 }
 
 /** One chain's token, all addresses together. */
@@ -426,7 +431,8 @@ function toLine(
           float: fmt(judged.floatBase),
           previousFloat: judged.previousFloatBase == null ? null : fmt(judged.previousFloatBase),
         }),
-    records: h.movements.map((m) => ({
+    ...(h.movements.length > MAX_RECORDS ? { recordsOmitted: h.movements.length - MAX_RECORDS } : {}),
+    records: h.movements.slice(-MAX_RECORDS).map((m) => ({
       kind: m.kind,
       txHash: m.txHash,
       orderId: m.orderId,
