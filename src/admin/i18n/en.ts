@@ -237,8 +237,19 @@ export const en = {
     sweeps: 'Sweeps and their costs',
     sweepsNotYet: 'Not available yet: Kassa does not sweep deposits to the hot wallet yet.',
     reconciliation: 'Reconciliation',
-    reconciliationNotYet:
-      'Not available yet: a comparison of on-chain balances with the records arrives with kassa reconcile.',
+    reconciliationNone:
+      'No reconciliation yet. Run `kassa reconcile` (the worker runs it daily): it compares every address’s balance on chain with the records.',
+    reconciliationLast:
+      'Last run {time}: {addresses} addresses, {unexplained} unexplained, {inFlight} in flight.',
+    reconciliationClean: 'Every unit on chain is accounted for.',
+    reconciliationProblems:
+      'Differences nothing recorded explains (run `kassa reconcile` for the records involved):',
+    reconciliationUnchecked: '{chain} was not checked: {error}',
+    address: 'Address',
+    role: 'Role',
+    expected: 'Expected',
+    actual: 'On chain',
+    difference: 'Difference',
     seeDeposits: 'See the unattributed deposits',
   },
   merchants: {

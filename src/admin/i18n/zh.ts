@@ -232,7 +232,17 @@ export const zh: AdminStrings = {
     sweeps: '归集及其费用',
     sweepsNotYet: '暂不可用：Kassa 目前还不会把收款归集到热钱包。',
     reconciliation: '对账',
-    reconciliationNotYet: '暂不可用：链上余额与记录的对比将随 kassa reconcile 一起提供。',
+    reconciliationNone:
+      '尚未对账。运行 `kassa reconcile`（worker 每天运行一次）：它把每个地址的链上余额与记录逐一对比。',
+    reconciliationLast: '上次运行 {time}：{addresses} 个地址，{unexplained} 处无法解释，{inFlight} 处在途。',
+    reconciliationClean: '链上每一笔资金都有记录可查。',
+    reconciliationProblems: '记录无法解释的差额（运行 `kassa reconcile` 查看相关记录）：',
+    reconciliationUnchecked: '{chain} 未能检查：{error}',
+    address: '地址',
+    role: '角色',
+    expected: '应有',
+    actual: '链上',
+    difference: '差额',
     seeDeposits: '查看未归属的入账',
   },
   merchants: {
