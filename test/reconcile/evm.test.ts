@@ -13,8 +13,9 @@ import { collectMetrics } from '../../src/services/collect-metrics.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { reconcile } from '../../src/services/reconcile/reconcile.ts';
 import { reconcileJob } from '../../workers/jobs/reconcile.ts';
-import { kassa } from '../helpers/cli.ts';
+import { freePort, kassa } from '../helpers/cli.ts';
 import { devnetChainConfig, type EvmWorld, evmWorld } from '../helpers/evm-chain.ts';
+import { ethAdapterOn } from '../helpers/evm-node.ts';
 import { body, TEST_MASTER_KEY, TEST_MNEMONIC } from '../helpers/harness.ts';
 
 /**
@@ -224,4 +225,18 @@ describe('kassa reconcile on anvil', () => {
       expect.objectContaining({ merchantId: m.merchantId, symbol: 'USDT', onDepositAddresses: '826.00007' }),
     );
   }, 120_000);
+
+  it('reports a chain it cannot read with the reason, and is not ok', async () => {
+    const dead = await ethAdapterOn(w.devnet, { rpc: [`http://127.0.0.1:${await freePort()}`] });
+    const report = await reconcile(w.h.rt, new Map([['ETH', dead]]), { chain: 'ETH' });
+    expect(report.ok).toBe(false);
+    expect(report.chains).toEqual([
+      expect.objectContaining({
+        chain: 'ETH',
+        addresses: 0,
+        error: expect.stringMatching(/^ETH: node unreachable at /),
+      }),
+    ]);
+    expect(report.differences).toEqual([]);
+  }, 60_000);
 });

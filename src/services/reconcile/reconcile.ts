@@ -12,7 +12,7 @@ import { type Chain, familyOf } from '../../domain/chains.ts';
 import { formatAmount } from '../../domain/money.ts';
 import { newId } from '../../lib/ids.ts';
 import { type Deps, requireKeys } from '../deps.ts';
-import { describeChainError } from '../describe-chain-error.ts';
+import { describeChainError, isNodeUnreachable } from '../describe-chain-error.ts';
 import type { TokenRef } from '../payout-funding.ts';
 import { listTokens } from '../resolve-token.ts';
 import { expectedHoldings, type Holding, landedBy, transactionsNeedingFees } from './holdings.ts';
@@ -345,8 +345,8 @@ async function reconcileChain(
   try {
     actual = await readBalances(adapter, reads, atHeight);
   } catch (error) {
-    if (atHeight === null) throw error;
-    // The node no longer keeps state that old (the scanner trails far behind): read the latest.
+    if (atHeight === null || isNodeUnreachable(error)) throw error;
+    // The node answered but no longer keeps state that old (the scanner trails far behind): read the latest.
     deps.logger.warn(
       { chain, atHeight, error: (error as Error).message },
       'reconcile: reading the latest balances',
