@@ -1,6 +1,6 @@
 import { bootstrap } from '../bootstrap.ts';
 import { isChain } from '../domain/chains.ts';
-import { type ReconcileReport, reconcile } from '../services/reconcile/reconcile.ts';
+import { type HoldingLine, type ReconcileReport, reconcile } from '../services/reconcile/reconcile.ts';
 import { commandLogger, printJson, printTable, UsageError } from './output.ts';
 
 /**
@@ -37,6 +37,19 @@ export async function reconcileCommand(flags: Record<string, string | boolean | 
   }
 }
 
+/** One address and token as a table row. */
+const holdingRow = (d: HoldingLine) => ({
+  status: d.status,
+  chain: d.chain,
+  address: d.address,
+  role: d.role,
+  token: d.symbol,
+  expected: d.expected,
+  actual: d.actual,
+  difference: d.difference,
+  order: d.orderId ?? '',
+});
+
 /** Records printed per difference (the newest); --json has more. */
 const TEXT_RECORDS = 20;
 
@@ -67,19 +80,7 @@ function printReport(r: ReconcileReport): void {
     })),
   );
   out('\nDifferences');
-  printTable(
-    r.differences.map((d) => ({
-      status: d.status,
-      chain: d.chain,
-      address: d.address,
-      role: d.role,
-      token: d.symbol,
-      expected: d.expected,
-      actual: d.actual,
-      difference: d.difference,
-      order: d.orderId ?? '',
-    })),
-  );
+  printTable(r.differences.map(holdingRow));
   for (const d of r.differences) {
     out(`\n${d.status} ${d.chain} ${d.address} ${d.symbol}: records involved`);
     if (d.float !== undefined) out(`  float now ${d.float}, accepted before ${d.previousFloat ?? '(none)'}`);
@@ -94,18 +95,7 @@ function printReport(r: ReconcileReport): void {
   }
   if (r.holdings) {
     out('\nEvery address');
-    printTable(
-      r.holdings.map((d) => ({
-        status: d.status,
-        chain: d.chain,
-        address: d.address,
-        role: d.role,
-        token: d.symbol,
-        expected: d.expected,
-        actual: d.actual,
-        order: d.orderId ?? '',
-      })),
-    );
+    printTable(r.holdings.map(holdingRow));
   }
   out('\nMerchants (ledger against their collections’ funds still on deposit addresses)');
   printTable(
