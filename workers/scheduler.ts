@@ -53,7 +53,7 @@ export class Scheduler {
     void this.run(entry);
   }
 
-  /** Schedules `job` on a croner pattern (e.g. `17 3 * * *`, daily at 03:17); no run at start. */
+  /** Schedules `job` on a croner pattern (5 fields, or 6 with seconds first), protected from overlap. */
   cron(name: string, pattern: string, job: Job): void {
     const entry: Entry = { name, job, running: null, again: false, cron: null, timer: null, locked: false };
     this.entries.set(name, entry);
