@@ -29,6 +29,7 @@ const USAGE = `Usage: kassa <command> [options]
   sweeps list [--status S] [--chain C] [--json] | costs [--json]   sweeps, and what the operator paid
   ledger balances [--merchant M] [--json] | entries --merchant M [--json]
   ledger adjust --merchant M --chain C --symbol S --amount ±X --reason TEXT
+  reconcile [--chain C] [--json] [--all] [--accept]   every address's balance on chain against the records
 
 Every command takes --config FILE (JSON or TS, merged over wrangler-free.config.ts); commands log
 only errors unless --verbose or --log-level L (or KASSA_LOG_LEVEL) asks for more.
@@ -61,6 +62,8 @@ const OPTIONS = {
   'awaiting-approval': { type: 'boolean' },
   'log-level': { type: 'string' },
   verbose: { type: 'boolean' },
+  all: { type: 'boolean' },
+  accept: { type: 'boolean' },
   email: { type: 'string' },
   role: { type: 'string' },
   'password-stdin': { type: 'boolean' },
@@ -143,6 +146,9 @@ export async function main(argv: string[], loadWorker: LoadWorker): Promise<void
         return;
       case 'webhooks':
         await (await import('./cli/webhooks.ts')).webhooksCommand(rest, flags);
+        return;
+      case 'reconcile':
+        await (await import('./cli/reconcile.ts')).reconcileCommand(flags);
         return;
       default:
         throw new UsageError(`Unknown command ${command}.`);

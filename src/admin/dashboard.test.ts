@@ -183,6 +183,64 @@ describe('a signed-in operator', () => {
     expect((await admin.page('/admin/orders/ord_doesnotexist0000000')).status).toBe(404);
   });
 
+  it('shows the last reconciliation on the money page, with each unexplained difference', async () => {
+    expect((await admin.page('/admin/money')).html).toContain('No reconciliation yet.');
+    const hot = `0x${'ab'.repeat(20)}`;
+    const report = {
+      id: 'rec_dashboard0000000000',
+      ok: false,
+      inFlight: 1,
+      chains: [
+        { chain: 'ETH' },
+        { chain: 'TRON', error: 'TRON: node unreachable at https://tron.example (timeout)' },
+      ],
+      differences: [
+        {
+          chain: 'ETH',
+          address: hot,
+          role: 'hot',
+          symbol: 'USDT',
+          status: 'unexplained',
+          expected: '120.00',
+          actual: '113.00',
+          difference: '-7.00',
+        },
+        {
+          chain: 'ETH',
+          address: hot,
+          role: 'hot',
+          symbol: 'ETH',
+          status: 'in_flight',
+          expected: '1.00',
+          actual: '0.99',
+          difference: '-0.01',
+        },
+      ],
+    };
+    await h.rt.db.recordReconciliation({
+      run: {
+        id: report.id,
+        startedAt: h.clock.now(),
+        finishedAt: h.clock.now(),
+        chains: ['ETH', 'TRON'],
+        addresses: 42,
+        unexplained: 1,
+        report: JSON.stringify(report),
+      },
+      floats: [],
+      txFees: [],
+    });
+    const html = (await admin.page('/admin/money')).html;
+    expect(html).toMatch(
+      /data-s="bad">unexplained<\/span> Last run [^<]+ UTC: 42 addresses, 1 unexplained, 1 in flight\./,
+    );
+    expect(html).toContain('TRON was not checked: TRON: node unreachable at https://tron.example (timeout)');
+    const rows = html.match(/<table class="stack" id="reconcile-differences">[\s\S]*?<\/table>/)?.[0] ?? '';
+    expect(rows).toContain(hot);
+    expect(rows).toContain('-7.00');
+    expect(rows).not.toContain('-0.01'); // in flight: settles by itself
+  });
+
   it('finds the paid order by orderId, uid, deposit address and txid (in any hex case)', async () => {
     const order = (await admin.page(`/admin/orders/${orderRef}`)).html;
     const address = /Deposit address<\/dt><dd><span class="mono">([^<]+)</.exec(order)?.[1] as string;

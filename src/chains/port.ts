@@ -48,6 +48,12 @@ export interface BlockRef {
   timestamp: number;
 }
 
+/** One balance to read: an address's holding of a token. */
+export interface BalanceRead {
+  address: string;
+  token: TokenSpec;
+}
+
 /** A signed payout transaction, stored before it is broadcast. */
 export interface SignedPayout {
   txHash: string;
@@ -163,6 +169,11 @@ export interface ChainAdapter {
   ): Promise<ObservedTransfer[]>;
   /** Balance of `address` in a token (native when contract is null), in base units. */
   balance(address: string, token: TokenSpec): Promise<bigint>;
+  /**
+   * Many balances in few requests (EVM: batched JSON-RPC), all as of block `atHeight` (null: the
+   * latest), in the order of `reads`. Chains without it are read with `balance`, a few at a time.
+   */
+  balances?(reads: BalanceRead[], atHeight: number | null): Promise<bigint[]>;
   /** Native coin a payout of this token will burn in fees, at most (a pessimistic estimate). */
   payoutFeeEstimate(from: string, to: string, token: TokenSpec, amountBase: bigint): Promise<bigint>;
   /**

@@ -19,6 +19,7 @@ import * as payoutDecisions from './repositories/payout-decisions.ts';
 import * as payoutHolds from './repositories/payout-holds.ts';
 import * as payoutQueue from './repositories/payout-queue.ts';
 import * as payouts from './repositories/payouts.ts';
+import * as reconciliation from './repositories/reconciliation.ts';
 import * as scanOrders from './repositories/scan-orders.ts';
 import * as settings from './repositories/settings.ts';
 import * as sweeps from './repositories/sweeps.ts';
@@ -141,6 +142,12 @@ export function createSqliteStore(db: Db): Store {
     getSetting: async (...args) => settings.getSetting(db, ...args),
     setSettingOnce: async (...args) => settings.setSettingOnce(db, ...args),
     setSetting: async (...args) => settings.setSetting(db, ...args),
+    // repositories/reconciliation.ts
+    chainRecords: async (...args) => reconciliation.chainRecords(db, ...args),
+    cachedTxFees: async (...args) => reconciliation.cachedTxFees(db, ...args),
+    walletFloatsOf: async (...args) => reconciliation.walletFloatsOf(db, ...args),
+    recordReconciliation: async (...args) => reconciliation.recordReconciliation(db, ...args),
+    lastReconciliation: async () => reconciliation.lastReconciliation(db),
     // repositories/sweeps.ts, operator-costs.ts, wallet-leases.ts
     sweepCandidates: async (...args) => sweeps.sweepCandidates(db, ...args),
     insertSweep: async (...args) => sweeps.insertSweep(db, ...args),

@@ -3,6 +3,7 @@ import type { MerchantStore } from './store/merchants.ts';
 import type { MoneyStore } from './store/money.ts';
 import type { OperationsStore } from './store/operations.ts';
 import type { OrderStore } from './store/orders.ts';
+import type { ReconciliationStore } from './store/reconciliation.ts';
 import type { ScanStore } from './store/scanning.ts';
 import type { SweepStore } from './store/sweeping.ts';
 import type { WebhookStore } from './store/webhooks.ts';
@@ -26,7 +27,8 @@ export interface Store
     WebhookStore,
     MerchantStore,
     OperationsStore,
-    SweepStore {}
+    SweepStore,
+    ReconciliationStore {}
 
 // The records the port reads and writes (the types of its arguments and results).
 export type { AdminSessionWithUser } from './repositories/admin-sessions.ts';
@@ -43,6 +45,15 @@ export type { NewOrder, OrderTransition } from './repositories/orders.ts';
 export type { HoldKind, PayoutHold } from './repositories/payout-holds.ts';
 export type { PayoutListing } from './repositories/payout-queue.ts';
 export type { AttemptStatus, AttemptUpdate, NewAttempt, PayoutAttempt } from './repositories/payouts.ts';
+export type {
+  ChainRecords,
+  DepositAddressRecord,
+  PayoutTxRecord,
+  ReconciliationRun,
+  SweepTxRecord,
+  TransferInRecord,
+  WalletFloat,
+} from './repositories/reconciliation.ts';
 export type {
   NewOperatorCost,
   NewSweep,

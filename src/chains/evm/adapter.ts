@@ -3,6 +3,7 @@ import type { Logger } from '../../lib/logger.ts';
 import type { ChainAdapter } from '../port.ts';
 import type { EndpointStats } from '../rpc/endpoints.ts';
 import { balance } from './actions/balance.ts';
+import { balances } from './actions/balances.ts';
 import { block } from './actions/block.ts';
 import { broadcast } from './actions/broadcast.ts';
 import { connect } from './actions/connect.ts';
@@ -48,6 +49,7 @@ export function createEvmAdapter(
     scanStep: () => ctx.logRange.current(),
     scan: (from, to, addresses, tokens) => scan(ctx, { from, to, addresses, tokens }),
     balance: (address, token) => balance(ctx, { address, token }),
+    balances: (reads, atHeight) => balances(ctx, { reads, atHeight }),
     payoutFeeEstimate: (_from, _to, token) => payoutFeeEstimate(ctx, { native: token.contract === null }),
     signPayout: (input) => signPayout(ctx, input),
     reprice: (input) => reprice(ctx, input),
