@@ -1,7 +1,7 @@
 /**
  * Kassa's defaults: every non-secret setting. `kassa … --config FILE` (JSON or TS) merges over this,
  * and environment variables (PORT, KASSA_DB, KASSA_BASE_URL, KASSA_NETWORK, KASSA_RPC_<CHAIN>,
- * KASSA_CONFIRMATIONS_<CHAIN>) override both. Secrets never live here: see README, "Configuration".
+ * KASSA_CONFIRMATIONS_<CHAIN>, KASSA_SWEEP_<CHAIN>, KASSA_SWEEP_DESTINATION_<CHAIN>) override both. Secrets never live here: see README, "Configuration".
  *
  * Token contracts and decimals: ../shared/reference/chains.md C.3, A.9, B.6. BSC's USDT and USDC
  * have 18 decimals; everything else in scope has 6. USDC on TRON is not offered (Circle ended it).
@@ -51,6 +51,7 @@ const config = {
     limits: { maxAmount: {}, dailyAmount: {}, approvalAbove: {} },
     merchants: {},
   },
+  reconcile: { enabled: true, schedule: '17 3 * * *' },
   worker: { expireIntervalMs: 5_000, payoutIntervalMs: 2_000 },
   admin: { host: '127.0.0.1', port: 9180 },
   database: { lockWaitMs: 5_000 },
@@ -60,6 +61,8 @@ const config = {
       confirmations: 'finalized',
       pollIntervalMs: 3_000,
       blockTimeMs: 3_000,
+      // Off until a destination is set; nativeValue = one native coin in dollars, to weigh fees (README, "Sweeping").
+      sweep: { destination: null, maxFeeRatio: 0.05, nativeValue: '0.3' },
       mainnet: {
         rpc: ['https://api.trongrid.io'],
         tokens: [
@@ -81,6 +84,8 @@ const config = {
       confirmations: 'finalized',
       pollIntervalMs: 12_000,
       blockTimeMs: 12_000,
+      // Off until a destination is set; nativeValue = one native coin in dollars, to weigh fees (README, "Sweeping").
+      sweep: { destination: null, maxFeeRatio: 0.05, nativeValue: '3000' },
       mainnet: {
         rpc: ['https://ethereum-rpc.publicnode.com'],
         chainId: 1,
@@ -107,6 +112,8 @@ const config = {
       blockTimeMs: 750,
       maxLogRange: 500,
       eip1559: false,
+      // Off until a destination is set; nativeValue = one native coin in dollars, to weigh fees (README, "Sweeping").
+      sweep: { destination: null, maxFeeRatio: 0.05, nativeValue: '600' },
       mainnet: {
         rpc: ['https://bsc-rpc.publicnode.com'],
         chainId: 56,
@@ -132,6 +139,8 @@ const config = {
       confirmationFloor: 32,
       pollIntervalMs: 4_000,
       blockTimeMs: 2_000,
+      // Off until a destination is set; nativeValue = one native coin in dollars, to weigh fees (README, "Sweeping").
+      sweep: { destination: null, maxFeeRatio: 0.05, nativeValue: '0.25' },
       mainnet: {
         rpc: ['https://polygon-bor-rpc.publicnode.com'],
         chainId: 137,
@@ -156,6 +165,8 @@ const config = {
       confirmations: 1,
       pollIntervalMs: 2_000,
       blockTimeMs: 2_000,
+      // Off until a destination is set; nativeValue = one native coin in dollars, to weigh fees (README, "Sweeping").
+      sweep: { destination: null, maxFeeRatio: 0.05, nativeValue: '25' },
       mainnet: {
         rpc: ['https://avalanche-c-chain-rpc.publicnode.com'],
         chainId: 43114,
@@ -180,6 +191,8 @@ const config = {
       confirmations: 'finalized',
       pollIntervalMs: 1_000,
       blockTimeMs: 250,
+      // Off until a destination is set; nativeValue = one native coin in dollars, to weigh fees (README, "Sweeping").
+      sweep: { destination: null, maxFeeRatio: 0.05, nativeValue: '3' },
       mainnet: {
         rpc: ['https://fullnode.mainnet.sui.io:443'],
         tokens: [

@@ -24,8 +24,12 @@ const USAGE = `Usage: kassa <command> [options]
   payouts list [--merchant M] [--status S] [--stuck] [--awaiting-approval] [--json]
   payouts approve ID | reject ID --reason TEXT | retry ID | fail ID --reason TEXT  [--merchant M]
   payouts pause [--chain C] | resume [--chain C]   stop or restart signing (requests still queue)
+  sweeps plan [--chain C] [--json]   what would be swept now, with fees, without doing it
+  sweeps run [--chain C]             one sweeping pass now (deposits → hot wallet or treasury)
+  sweeps list [--status S] [--chain C] [--json] | costs [--json]   sweeps, and what the operator paid
   ledger balances [--merchant M] [--json] | entries --merchant M [--json]
   ledger adjust --merchant M --chain C --symbol S --amount ±X --reason TEXT
+  reconcile [--chain C] [--json] [--all] [--accept]   every address's balance on chain against the records
 
 Every command takes --config FILE (JSON or TS, merged over wrangler-free.config.ts); commands log
 only errors unless --verbose or --log-level L (or KASSA_LOG_LEVEL) asks for more.
@@ -58,6 +62,8 @@ const OPTIONS = {
   'awaiting-approval': { type: 'boolean' },
   'log-level': { type: 'string' },
   verbose: { type: 'boolean' },
+  all: { type: 'boolean' },
+  accept: { type: 'boolean' },
   email: { type: 'string' },
   role: { type: 'string' },
   'password-stdin': { type: 'boolean' },
@@ -132,11 +138,17 @@ export async function main(argv: string[], loadWorker: LoadWorker): Promise<void
       case 'payouts':
         await (await import('./cli/payouts.ts')).payoutsCommand(rest, flags);
         return;
+      case 'sweeps':
+        await (await import('./cli/sweeps.ts')).sweepsCommand(rest, flags);
+        return;
       case 'ledger':
         await (await import('./cli/ledger.ts')).ledgerCommand(rest, flags);
         return;
       case 'webhooks':
         await (await import('./cli/webhooks.ts')).webhooksCommand(rest, flags);
+        return;
+      case 'reconcile':
+        await (await import('./cli/reconcile.ts')).reconcileCommand(flags);
         return;
       default:
         throw new UsageError(`Unknown command ${command}.`);

@@ -53,6 +53,13 @@ export class Scheduler {
     void this.run(entry);
   }
 
+  /** Schedules `job` on a croner pattern (5 fields, or 6 with seconds first), protected from overlap. */
+  cron(name: string, pattern: string, job: Job): void {
+    const entry: Entry = { name, job, running: null, again: false, cron: null, timer: null, locked: false };
+    this.entries.set(name, entry);
+    entry.cron = new Cron(pattern, { protect: true, name }, () => this.run(entry));
+  }
+
   /** Runs a job as soon as it is free (once more if it is running now). */
   nudge(name: string): void {
     const entry = this.entries.get(name);

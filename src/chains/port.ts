@@ -48,6 +48,12 @@ export interface BlockRef {
   timestamp: number;
 }
 
+/** One balance to read: an address's holding of a token. */
+export interface BalanceRead {
+  address: string;
+  token: TokenSpec;
+}
+
 /** A signed payout transaction, stored before it is broadcast. */
 export interface SignedPayout {
   txHash: string;
@@ -95,6 +101,38 @@ export type BroadcastResult =
   /** `permanent`: sending these bytes again can never work (bad signature, expired, nonce taken by another tx). */
   | { ok: false; permanent: boolean; error: string };
 
+/**
+ * How a sweep of one token out of a deposit address is paid for, priced now (issue 12):
+ * - `topup`: the hot wallet first sends the address the native coin its transfer burns (EVM gas,
+ *   TRON TRX for energy and bandwidth);
+ * - `delegate`: TRON: the hot wallet lends the transfer's energy from its staked TRX (after a small
+ *   TRX transfer that activates an address the chain does not know yet) and takes it back after;
+ * - `sponsor`: Sui: the hot wallet owns the transfer's gas and signs it too;
+ * - `self`: a native-coin sweep pays its own fee out of what it moves.
+ */
+export interface SweepQuote {
+  mode: 'topup' | 'delegate' | 'sponsor' | 'self';
+  /** What would move now: the token balance, or for the native coin the balance minus the fee. */
+  amountBase: bigint;
+  /** Native coin the deposit address must hold for its transfer. */
+  needBase: bigint;
+  /** Native coin it holds now. */
+  haveBase: bigint;
+  /** Native coin the hot wallet sends first (0 when none is needed). */
+  topUpBase: bigint;
+  /** TRON delegate: staked TRX (sun) the hot wallet lends for the transfer's energy; 0 otherwise. */
+  delegateSun: bigint;
+  /** What the operator pays in native coin, all told: top-up, the hot wallet's own fees, or the fee a native sweep takes. */
+  feeBase: bigint;
+  /** What the address holds that no transaction can sweep (Sui address balances); 0 elsewhere. */
+  unsweepableBase: bigint;
+}
+
+/** A signed sweep transfer and what it moves. */
+export interface SignedSweep extends SignedPayout {
+  amountBase: bigint;
+}
+
 /** Where a payout transaction stands on chain. */
 export type PayoutLookup =
   | { state: 'unknown' }
@@ -131,6 +169,11 @@ export interface ChainAdapter {
   ): Promise<ObservedTransfer[]>;
   /** Balance of `address` in a token (native when contract is null), in base units. */
   balance(address: string, token: TokenSpec): Promise<bigint>;
+  /**
+   * Many balances in few requests (EVM: batched JSON-RPC), all as of block `atHeight` (null: the
+   * latest), in the order of `reads`. Chains without it are read with `balance`, a few at a time.
+   */
+  balances?(reads: BalanceRead[], atHeight: number | null): Promise<bigint[]>;
   /** Native coin a payout of this token will burn in fees, at most (a pessimistic estimate). */
   payoutFeeEstimate(from: string, to: string, token: TokenSpec, amountBase: bigint): Promise<bigint>;
   /**
@@ -170,6 +213,42 @@ export interface ChainAdapter {
    * per gas. Null when today's fee does not exceed what the transaction pays, or the cap is reached.
    */
   reprice?(input: { privateKey: Buffer; raw: string; capWei: bigint }): Promise<SignedPayout | null>;
+  /**
+   * Prices sweeping `token` from deposit address `from` to `to`, with hot wallet `hot` paying (see
+   * SweepQuote). A top-up covers today's fee times `margin`; `delegate` allows TRON energy lending.
+   */
+  sweepQuote?(input: {
+    from: string;
+    to: string;
+    hot: string;
+    token: TokenSpec;
+    margin: number;
+    delegate: boolean;
+  }): Promise<SweepQuote>;
+  /**
+   * Signs the transfer of deposit address `from`'s whole balance of `token` to `to` with its key (a
+   * native sweep moves the balance minus its fee). `nonce` on nonce chains. Sui: `sponsor` (the hot
+   * wallet) owns and signs the gas. Throws ChainError `wallet_underfunded` when the address lacks the
+   * native coin its transfer burns at today's fee, `payout_rejected` when nothing can move.
+   */
+  signSweep?(input: {
+    privateKey: Buffer;
+    from: string;
+    to: string;
+    token: TokenSpec;
+    nonce: number | null;
+    sponsor?: { address: string; privateKey: Buffer };
+  }): Promise<SignedSweep>;
+  /** TRON: signs lending `sun` of staked TRX as energy from `from` (the hot wallet) to `to`, or (`reclaim`) taking it back. */
+  signDelegation?(input: {
+    privateKey: Buffer;
+    from: string;
+    to: string;
+    sun: bigint;
+    reclaim: boolean;
+  }): Promise<SignedPayout>;
+  /** Native coin a mined transaction burnt, charged to its fee payer; null when the chain does not know it. */
+  feePaid?(txHash: string): Promise<bigint | null>;
   /** Requests and transient errors per RPC URL (URLs redacted), for /metrics; counters only grow. */
   rpcStatistics?(): EndpointStats[];
   /** Releases sockets and timers. */

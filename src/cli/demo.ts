@@ -7,9 +7,12 @@ import {
   type NotifyOrder,
   verifyWebhook,
 } from '../../clients/typescript/src/index.ts';
+import { bootstrap } from '../bootstrap.ts';
 import { customerAddress, payAsCustomer } from '../devnet/pay-as-customer.ts';
 import type { SandboxInfo } from '../devnet/sandbox.ts';
 import { parseAmount } from '../domain/money.ts';
+import { silentLogger } from '../lib/logger.ts';
+import { listSweepViews } from '../services/sweep-reports.ts';
 import { UsageError } from './output.ts';
 
 type Flags = Record<string, string | boolean | undefined>;
@@ -34,6 +37,38 @@ async function follow(client: KassaClient, orderId: string, timeoutMs = 120_000)
     if (['SUCCESS', 'FAILED', 'EXPIRED'].includes(s.status)) return s;
     if (Date.now() > end) throw new Error(`${orderId} did not finish within ${timeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/**
+ * Follows the sweep of a deposit address in the sandbox's database (what `kassa sweeps list` shows)
+ * until it is final, printing each state and its transactions.
+ */
+async function followSweep(
+  dataDir: string,
+  chain: string,
+  address: string,
+  timeoutMs = 120_000,
+): Promise<void> {
+  say(`Sweep of ${address} to the hot wallet (the worker sweeps paid deposits every 5 s in the sandbox)`);
+  const rt = await bootstrap({ env: { KASSA_DB: join(dataDir, 'sandbox.db') }, logger: silentLogger() });
+  try {
+    const end = Date.now() + timeoutMs;
+    let last = '';
+    for (;;) {
+      const [sweep] = (await listSweepViews(rt, { chain, limit: 50 })).filter((s) => s.address === address);
+      if (sweep) {
+        const txs = sweep.transactions.map((t) => `${t.role} ${t.txid.slice(0, 12)}… ${t.status}`).join(', ');
+        const line = `status ${sweep.status}: ${sweep.amount} ${sweep.symbol}${txs ? ` (${txs})` : ''}`;
+        if (line !== last) say(`  ${line}`);
+        last = line;
+        if (sweep.status === 'final') return;
+      }
+      if (Date.now() > end) throw new Error(`the deposit was not swept within ${timeoutMs / 1000} s`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  } finally {
+    rt.close();
   }
 }
 
@@ -67,7 +102,8 @@ function startReceiver(info: SandboxInfo) {
  * `kassa demo`: against a running `kassa sandbox`, creates a collection through the signed API
  * with the TypeScript client (clients/typescript, so the demo is also the client's example),
  * prints its checkout URL, pays it from the devnet customer, prints each state and webhook until
- * SUCCESS, then does the same for a payout back to the customer.
+ * SUCCESS, follows the worker's sweep of the deposit to the hot wallet, then does the same for a
+ * payout back to the customer.
  */
 export async function demoCommand(flags: Flags): Promise<void> {
   const dataDir = resolve((flags.data as string | undefined) ?? './data');
@@ -111,6 +147,7 @@ export async function demoCommand(flags: Flags): Promise<void> {
     say(`  the customer paid: ${txid}`);
     const collected = await follow(client, orderId);
     if (collected.status !== 'SUCCESS') throw new Error(`the collection ended ${collected.status}`);
+    await followSweep(dataDir, chainName, created.address);
 
     const payoutId = `${orderId}-payout`;
     const to = customerAddress(chain.family, info.customer);
@@ -126,7 +163,7 @@ export async function demoCommand(flags: Flags): Promise<void> {
     const paid = await follow(client, payoutId);
     if (paid.status !== 'SUCCESS') throw new Error(`the payout ended ${paid.status}`);
     await new Promise((r) => setTimeout(r, 1500)); // let the last webhooks arrive
-    say('Demo finished: collection SUCCESS, payout SUCCESS.');
+    say('Demo finished: collection SUCCESS, deposit swept, payout SUCCESS.');
   } finally {
     await receiver.close();
   }

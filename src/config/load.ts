@@ -71,9 +71,32 @@ function envOverrides(env: Env, network: string, problems: string[]): Plain {
       else if (/^\d+$/.test(conf)) entry.confirmations = Number(conf);
       else problems.push(`KASSA_CONFIRMATIONS_${chain} must be a block count or "finalized", got "${conf}"`);
     }
+    const sweep = sweepOverride(env, chain, problems);
+    if (sweep) entry.sweep = sweep;
     if (Object.keys(entry).length > 0) chains[chain] = entry;
   }
   if (Object.keys(chains).length > 0) out.chains = chains;
+  return out;
+}
+
+/**
+ * A chain's sweep settings from the environment: KASSA_SWEEP_<CHAIN> (a JSON object, merged over the
+ * file's) and KASSA_SWEEP_DESTINATION_<CHAIN> (`hot`, an address, or `none` to clear it).
+ */
+function sweepOverride(env: Env, chain: string, problems: string[]): Plain | null {
+  let out: Plain | null = null;
+  const json = env[`KASSA_SWEEP_${chain}`];
+  if (json !== undefined && json.trim() !== '') {
+    try {
+      const parsed: unknown = JSON.parse(json);
+      if (isPlain(parsed)) out = parsed;
+      else problems.push(`KASSA_SWEEP_${chain} must be a JSON object such as {"destination":"hot"}`);
+    } catch {
+      problems.push(`KASSA_SWEEP_${chain} is not JSON: ${json.slice(0, 40)}`);
+    }
+  }
+  const destination = env[`KASSA_SWEEP_DESTINATION_${chain}`]?.trim();
+  if (destination) out = { ...(out ?? {}), destination: destination === 'none' ? null : destination };
   return out;
 }
 

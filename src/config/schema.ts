@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { Cron } from 'croner';
 import { z } from 'zod';
 import { CHAINS } from '../domain/chains.ts';
 
@@ -81,6 +82,59 @@ const cidrSchema = z.string().refine(
   { message: 'must be an IP address or CIDR range such as 10.0.0.0/8 or fd00::/8' },
 );
 
+// --- sweeping and reconciliation (issue 12) ----------------------------------------------------------
+
+/** A croner pattern (5 fields, or 6 with seconds first), checked when the configuration is read. */
+const cronPattern = z.string().refine(
+  (pattern) => {
+    try {
+      new Cron(pattern, { paused: true }).stop();
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'must be a cron pattern such as "*/10 * * * *" (every 10 minutes)' },
+);
+
+const sweepSchema = z.object({
+  /**
+   * Sweep this chain's deposit addresses. Unset: on once a destination is set (the chain must be
+   * enabled too); `false` turns sweeping off while keeping the destination.
+   */
+  enabled: z.boolean().optional(),
+  /**
+   * `hot` (the chain's hot wallet, which then pays payouts) or a treasury address the operator holds
+   * (checked for the chain when Kassa starts). Unset: nothing is swept.
+   */
+  destination: z.string().min(1).nullable().default(null),
+  /** Per token symbol, the least a sweep moves: smaller balances wait (e.g. `{"USDT": "5"}`). */
+  minAmount: symbolAmounts,
+  /** The most a sweep may cost in fees, as a fraction of what it moves. */
+  maxFeeRatio: z.number().min(0).max(1).default(0.05),
+  /** When the worker sweeps (croner pattern; default every 10 minutes). */
+  schedule: cronPattern.default('*/10 * * * *'),
+  /**
+   * What one native coin (ETH, BNB, POL, AVAX, TRX, SUI) is worth in the swept tokens' units, to
+   * weigh a token sweep's fee against `maxFeeRatio` (the configured tokens are dollar stablecoins).
+   * Keep it roughly current; null skips the ratio check for tokens (minAmount still applies).
+   */
+  nativeValue: decimalString.nullable().default(null),
+  /** A top-up covers the estimated gas at today's fee times this (fees move between top-up and transfer). */
+  feeMargin: z.number().min(1).max(10).default(1.25),
+  /** TRON: lend the transfer's energy from the hot wallet's staked TRX when it has enough, instead of sending TRX to burn. */
+  delegateEnergy: z.boolean().default(true),
+  /** Sweeps started per pass at most (the rest wait for the next pass). */
+  batchSize: z.number().int().min(1).max(100_000).default(200),
+});
+
+const reconcileSchema = z.object({
+  /** Run reconciliation in the worker. */
+  enabled: z.boolean().default(true),
+  /** When (croner pattern; default daily at 03:17). */
+  schedule: cronPattern.default('17 3 * * *'),
+});
+
 const trustProxySchema = z.union([z.boolean(), z.number().int().min(0).max(32), z.array(cidrSchema)]);
 
 export const chainSchema = z.object({
@@ -98,6 +152,8 @@ export const chainSchema = z.object({
   maxLogRange: z.number().int().positive().default(2000),
   /** EVM: sign type-2 (EIP-1559) transactions; legacy gas price otherwise. */
   eip1559: z.boolean().default(true),
+  /** Moving deposits to the hot wallet or a treasury address (README, "Sweeping"). */
+  sweep: sweepSchema.prefault({}),
   mainnet: networkSchema,
   testnet: networkSchema,
 });
@@ -167,6 +223,8 @@ export const configSchema = z.object({
     allowPrivateTargets: z.boolean().default(false),
   }),
   payouts: payoutsSchema.prefault({}),
+  /** The worker's scheduled `kassa reconcile` (README, "Reconciliation"). */
+  reconcile: reconcileSchema.prefault({}),
   worker: z.object({
     expireIntervalMs: z.number().int().min(10),
     payoutIntervalMs: z.number().int().min(10),
@@ -256,3 +314,4 @@ export type RateLimitName = keyof z.output<typeof rateLimitsSchema>;
 export type RateLimit = z.output<typeof rateLimitSchema>;
 export type TrustProxy = z.output<typeof trustProxySchema>;
 export type PayoutSettings = z.output<typeof payoutsSchema>;
+export type SweepSettings = z.output<typeof sweepSchema>;

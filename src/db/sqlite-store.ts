@@ -7,6 +7,7 @@ import * as ledger from './repositories/ledger.ts';
 import * as ledgerEntries from './repositories/ledger-entries.ts';
 import * as merchants from './repositories/merchants.ts';
 import * as nonces from './repositories/nonces.ts';
+import * as operatorCosts from './repositories/operator-costs.ts';
 import * as ops from './repositories/ops.ts';
 import * as orderCreation from './repositories/order-creation.ts';
 import * as orderSearch from './repositories/order-search.ts';
@@ -18,10 +19,13 @@ import * as payoutDecisions from './repositories/payout-decisions.ts';
 import * as payoutHolds from './repositories/payout-holds.ts';
 import * as payoutQueue from './repositories/payout-queue.ts';
 import * as payouts from './repositories/payouts.ts';
+import * as reconciliation from './repositories/reconciliation.ts';
 import * as scanOrders from './repositories/scan-orders.ts';
 import * as settings from './repositories/settings.ts';
+import * as sweeps from './repositories/sweeps.ts';
 import * as tokens from './repositories/tokens.ts';
 import * as transferTotals from './repositories/transfer-totals.ts';
+import * as walletLeases from './repositories/wallet-leases.ts';
 import * as webhookEvents from './repositories/webhook-events.ts';
 import * as webhookLog from './repositories/webhook-log.ts';
 import * as webhookResend from './repositories/webhook-resend.ts';
@@ -138,6 +142,25 @@ export function createSqliteStore(db: Db): Store {
     getSetting: async (...args) => settings.getSetting(db, ...args),
     setSettingOnce: async (...args) => settings.setSettingOnce(db, ...args),
     setSetting: async (...args) => settings.setSetting(db, ...args),
+    // repositories/reconciliation.ts
+    chainRecords: async (...args) => reconciliation.chainRecords(db, ...args),
+    cachedTxFees: async (...args) => reconciliation.cachedTxFees(db, ...args),
+    walletFloatsOf: async (...args) => reconciliation.walletFloatsOf(db, ...args),
+    recordReconciliation: async (...args) => reconciliation.recordReconciliation(db, ...args),
+    lastReconciliation: async () => reconciliation.lastReconciliation(db),
+    // repositories/sweeps.ts, operator-costs.ts, wallet-leases.ts
+    sweepCandidates: async (...args) => sweeps.sweepCandidates(db, ...args),
+    insertSweep: async (...args) => sweeps.insertSweep(db, ...args),
+    recordSweepStep: async (...args) => sweeps.recordSweepStep(db, ...args),
+    openSweeps: async (...args) => sweeps.openSweeps(db, ...args),
+    findSweep: async (...args) => sweeps.findSweep(db, ...args),
+    sweepTxsOf: async (...args) => sweeps.sweepTxsOf(db, ...args),
+    sweepSpendsFrom: async (...args) => sweeps.sweepSpendsFrom(db, ...args),
+    listSweeps: async (...args) => sweeps.listSweeps(db, ...args),
+    sweepTotals: async (...args) => sweeps.sweepTotals(db, ...args),
+    sumOperatorCosts: async (...args) => operatorCosts.sumOperatorCosts(db, ...args),
+    acquireWalletLease: async (...args) => walletLeases.acquireWalletLease(db, ...args),
+    releaseWalletLease: async (...args) => walletLeases.releaseWalletLease(db, ...args),
     // repositories/tokens.ts
     upsertToken: async (...args) => tokens.upsertToken(db, ...args),
     listAddedTokens: async (...args) => tokens.listAddedTokens(db, ...args),

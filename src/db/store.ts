@@ -3,7 +3,9 @@ import type { MerchantStore } from './store/merchants.ts';
 import type { MoneyStore } from './store/money.ts';
 import type { OperationsStore } from './store/operations.ts';
 import type { OrderStore } from './store/orders.ts';
+import type { ReconciliationStore } from './store/reconciliation.ts';
 import type { ScanStore } from './store/scanning.ts';
+import type { SweepStore } from './store/sweeping.ts';
 import type { WebhookStore } from './store/webhooks.ts';
 
 /**
@@ -24,7 +26,9 @@ export interface Store
     MoneyStore,
     WebhookStore,
     MerchantStore,
-    OperationsStore {}
+    OperationsStore,
+    SweepStore,
+    ReconciliationStore {}
 
 // The records the port reads and writes (the types of its arguments and results).
 export type { AdminSessionWithUser } from './repositories/admin-sessions.ts';
@@ -41,6 +45,27 @@ export type { NewOrder, OrderTransition } from './repositories/orders.ts';
 export type { HoldKind, PayoutHold } from './repositories/payout-holds.ts';
 export type { PayoutListing } from './repositories/payout-queue.ts';
 export type { AttemptStatus, AttemptUpdate, NewAttempt, PayoutAttempt } from './repositories/payouts.ts';
+export type {
+  ChainRecords,
+  DepositAddressRecord,
+  PayoutTxRecord,
+  ReconciliationRun,
+  SweepTxRecord,
+  TransferInRecord,
+  WalletFloat,
+} from './repositories/reconciliation.ts';
+export type {
+  NewOperatorCost,
+  NewSweep,
+  NewSweepTx,
+  OperatorCostKind,
+  Sweep,
+  SweepCandidate,
+  SweepStatus,
+  SweepStep,
+  SweepTx,
+  SweepTxUpdate,
+} from './repositories/sweeps.ts';
 export type { TokenRecord } from './repositories/tokens.ts';
 export type { FinalTransferRow, SliceCursor } from './repositories/transfer-totals.ts';
 export type {

@@ -1,6 +1,7 @@
 import { type ChainProgress, chainProgress } from './chain-progress.ts';
 import type { Deps } from './deps.ts';
 import { PrometheusText, type Sample } from './prometheus-text.ts';
+import { sweepMetrics } from './sweep-metrics.ts';
 
 /** Running attempt totals per database: attempt rows are only appended, so each scrape reads the new ones. */
 const attemptTotals = new WeakMap<object, { lastId: number; attempts: number; delivered: number }>();
@@ -65,6 +66,7 @@ export async function collectMetrics(
       })),
     ),
   );
+  await sweepMetrics(deps, text);
   text.family(
     'kassa_payout_queue_oldest_seconds',
     'gauge',
@@ -74,6 +76,36 @@ export async function collectMetrics(
       value: Math.max(0, (now - p.createdAt) / 1000),
     })),
   );
+
+  const run = await deps.db.lastReconciliation();
+  if (run) {
+    const perChain = reconciledChains(run.id, run.report);
+    text
+      .family(
+        'kassa_reconcile_last_run_timestamp_seconds',
+        'gauge',
+        "When the last reconciliation (`kassa reconcile` or the worker's) finished, Unix seconds.",
+        [{ value: run.finishedAt / 1000 }],
+      )
+      .family(
+        'kassa_reconcile_unexplained',
+        'gauge',
+        'Address and token pairs whose balance on chain nothing recorded explains, at the last reconciliation, per chain: alert on > 0.',
+        perChain.map((c) => ({ labels: { chain: c.chain }, value: c.unexplained })),
+      )
+      .family(
+        'kassa_reconcile_chain_checked',
+        'gauge',
+        '1 when the last reconciliation could read the chain, 0 when it could not (see its report).',
+        perChain.map((c) => ({ labels: { chain: c.chain }, value: c.checked ? 1 : 0 })),
+      )
+      .family(
+        'kassa_reconcile_addresses',
+        'gauge',
+        'Addresses (deposit addresses and hot wallets) the last reconciliation read.',
+        [{ value: run.addresses }],
+      );
+  }
 
   text
     .family(
@@ -212,4 +244,26 @@ export async function collectMetrics(
       [{ value: Math.round(Date.now() / 1000 - process.uptime()) }],
     );
   return text.toString();
+}
+
+let parsedRun: { id: string; chains: { chain: string; unexplained: number; checked: boolean }[] } | null =
+  null;
+
+/** Per chain of a stored reconciliation report: unexplained differences and whether it was read (parsed once per run). */
+function reconciledChains(
+  id: string,
+  report: string,
+): { chain: string; unexplained: number; checked: boolean }[] {
+  if (parsedRun?.id === id) return parsedRun.chains;
+  const r = JSON.parse(report) as {
+    chains: { chain: string; error?: string }[];
+    differences: { chain: string; status: string }[];
+  };
+  const chains = r.chains.map((c) => ({
+    chain: c.chain,
+    checked: c.error === undefined,
+    unexplained: r.differences.filter((d) => d.chain === c.chain && d.status === 'unexplained').length,
+  }));
+  parsedRun = { id, chains };
+  return chains;
 }

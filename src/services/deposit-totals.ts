@@ -21,7 +21,7 @@ const SLICE = 1_000;
 
 /**
  * Adds up every final transfer to a deposit address by chain and token (and the unattributed part):
- * since Kassa does not sweep yet, this is what the deposit addresses hold by its records. Reads the
+ * what the deposit addresses received by its records, swept since or not. Reads the
  * transfers in slices of 1,000 rows in storage order, yielding to the event loop between slices.
  */
 export async function depositTotals(deps: Pick<Deps, 'db' | 'config'>): Promise<DepositTotal[]> {

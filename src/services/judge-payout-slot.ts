@@ -4,7 +4,7 @@ import type { PayoutAttempt } from '../db/store.ts';
 import type { Order } from '../domain/order.ts';
 import type { Deps } from './deps.ts';
 
-const spend = (a: PayoutAttempt): RecordedSpend => ({
+const spend = (a: Pick<PayoutAttempt, 'txHash' | 'rawTx' | 'nonce' | 'validUntil'>): RecordedSpend => ({
   txHash: a.txHash,
   raw: a.rawTx,
   nonce: a.nonce,
@@ -35,10 +35,16 @@ export async function judgePayoutSlot(
     exceptOrder: order.id,
     nonce: first.nonce,
   });
+  // sweep top-ups and energy loans are signed from the same hot wallet: they are Kassa's too
+  const sweepTxs = await deps.db.sweepSpendsFrom({
+    chain: adapter.chain,
+    from: first.fromAddress,
+    nonce: first.nonce,
+  });
   const verdict = await adapter.judgeSlot({
     from: first.fromAddress,
     attempts: attempts.map(spend),
-    recorded: recorded.map(spend),
+    recorded: [...recorded.map(spend), ...sweepTxs.map(spend)],
   });
   const now = deps.clock.now();
   switch (verdict.state) {

@@ -1,5 +1,6 @@
 import type { Address } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
+import { deepMerge } from '../../src/config/load.ts';
 import {
   EVM_DEVNET_CHAINS,
   type EvmDevnet,
@@ -94,13 +95,13 @@ export async function evmWorld(
   const urls = new Map<string, string[]>();
   for (const c of devnet.chains) urls.set(c.url, options.rpc ? await options.rpc(c.chain, c.url) : [c.url]);
   const h = await makeHarness(
-    {
-      ...devnetChainConfig(devnet, {
+    deepMerge(
+      devnetChainConfig(devnet, {
         confirmations: options.confirmations,
         rpc: (url) => urls.get(url) ?? [url],
       }),
-      ...(options.overrides ?? {}),
-    },
+      options.overrides ?? {},
+    ) as Record<string, unknown>,
     { clockStart: Date.now(), chains: true },
   );
   const adapter = (chain: EvmDevnetChain) => {

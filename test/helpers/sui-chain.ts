@@ -2,6 +2,7 @@ import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import type { SuiAdapter } from '../../src/chains/sui/adapter.ts';
 import { activeChain } from '../../src/config/active-chain.ts';
+import { deepMerge } from '../../src/config/load.ts';
 import { type FakeSuiNode, type FakeSuiNodeOptions, startFakeSuiNode } from '../../src/devnet/sui/index.ts';
 import { coinRefs, fundedAccount, newTransaction, ownedInput } from '../../src/devnet/sui/testing.ts';
 import { CHAINS } from '../../src/domain/chains.ts';
@@ -101,7 +102,10 @@ export async function suiWorld(
     await node.mint(node.usdcType, hot, amount);
   node.checkpoint();
   const h = await makeHarness(
-    { ...suiChainConfig(node, { confirmations: options.confirmations }), ...(options.overrides ?? {}) },
+    deepMerge(
+      suiChainConfig(node, { confirmations: options.confirmations }),
+      options.overrides ?? {},
+    ) as Record<string, unknown>,
     { clockStart: Date.now(), chains: true },
   );
   const adapter = h.rt.adapters.get('SUI') as SuiAdapter | undefined;

@@ -1,4 +1,5 @@
 import { TronWeb } from 'tronweb';
+import { deepMerge } from '../../src/config/load.ts';
 import { type FakeTronNode, type Genesis, startFakeTronNode } from '../../src/devnet/tron/index.ts';
 import { CHAINS } from '../../src/domain/chains.ts';
 import { createKeyRing } from '../../src/keys/key-ring.ts';
@@ -18,7 +19,7 @@ export const SUN = 1_000_000n;
 
 /** The genesis of a test world: USDT (6 decimals, returns false), the hot wallet and the customer funded. */
 export function tronGenesis(
-  options: { hotTrx?: bigint; hotUsdt?: bigint; hotStakedEnergy?: number } = {},
+  options: { hotTrx?: bigint; hotUsdt?: bigint; hotStakedEnergy?: number; hotFrozenEnergySun?: bigint } = {},
 ): Genesis {
   return {
     tokens: [{ symbol: 'USDT', name: 'Tether USD', decimals: 6, returnsFalse: true, address: USDT }],
@@ -28,6 +29,7 @@ export function tronGenesis(
         trx: options.hotTrx ?? 1_000n * SUN,
         tokens: { USDT: options.hotUsdt ?? 1_000_000n * SUN },
         ...(options.hotStakedEnergy ? { stakedEnergy: options.hotStakedEnergy } : {}),
+        ...(options.hotFrozenEnergySun ? { frozenEnergySun: options.hotFrozenEnergySun } : {}),
       },
       { address: CUSTOMER, trx: 100_000n * SUN, tokens: { USDT: 10_000_000n * SUN } },
     ],
@@ -124,13 +126,13 @@ export async function tronWorld(
     genesis: options.genesis ?? tronGenesis(),
   });
   const h = await makeHarness(
-    {
-      ...tronChainConfig(options.rpc ? options.rpc(node.url) : [node.url], {
+    deepMerge(
+      tronChainConfig(options.rpc ? options.rpc(node.url) : [node.url], {
         confirmations: options.confirmations,
         maxLogRange: options.maxLogRange,
       }),
-      ...(options.overrides ?? {}),
-    },
+      options.overrides ?? {},
+    ) as Record<string, unknown>,
     { clockStart: node.state().headTimestamp, chains: true },
   );
   const adapter = () => {

@@ -104,7 +104,7 @@ describe('kassa sandbox + kassa demo', () => {
     expect(signIn.status).toBe(303);
   });
 
-  it('runs the demo to SUCCESS for the collection and the payout, with verified webhooks', () => {
+  it('runs the demo to SUCCESS for the collection and the payout, with verified webhooks, and shows the deposit swept to the hot wallet', () => {
     const r = kassa(['demo', '--data', dataDir], { HOME: process.env.HOME ?? '/tmp' });
     printed.push(r.stdout, r.stderr);
     expect(r.stderr).toBe('');
@@ -115,7 +115,16 @@ describe('kassa sandbox + kassa demo', () => {
     expect(lines.slice(payoutAt).some((l) => /status SUCCESS .*actualAmount 1\.00/.test(l))).toBe(true);
     expect(r.stdout).toMatch(/webhook ORDER_SUCCESS for demo-\d+ \(signatures verified\)/);
     expect(r.stdout).not.toContain('MISMATCH');
-    expect(r.stdout).toContain('Demo finished: collection SUCCESS, payout SUCCESS.');
+    // the worker swept the paid deposit: a gas top-up from the hot wallet, then the whole 10 USDT
+    const sweptAt = lines.findIndex((l) => l.startsWith('Sweep of '));
+    expect(sweptAt).toBeGreaterThan(0);
+    expect(sweptAt).toBeLessThan(payoutAt);
+    expect(
+      lines
+        .slice(sweptAt, payoutAt)
+        .some((l) => /status final: 10\.00 USDT \(topup .* final, transfer .* final\)/.test(l)),
+    ).toBe(true);
+    expect(r.stdout).toContain('Demo finished: collection SUCCESS, deposit swept, payout SUCCESS.');
   });
 
   it('runs the demo on the TRON and Sui devnets too', () => {
@@ -126,7 +135,7 @@ describe('kassa sandbox + kassa demo', () => {
       const r = kassa(['demo', '--data', dataDir, ...args], { HOME: process.env.HOME ?? '/tmp' });
       printed.push(r.stdout, r.stderr);
       expect(r.code, r.stdout + r.stderr).toBe(0);
-      expect(r.stdout).toContain('Demo finished: collection SUCCESS, payout SUCCESS.');
+      expect(r.stdout).toContain('Demo finished: collection SUCCESS, deposit swept, payout SUCCESS.');
     }
   });
 

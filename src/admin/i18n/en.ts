@@ -168,16 +168,28 @@ export const en = {
     openLedger: 'Open the ledger',
     deposits: 'Received on deposit addresses',
     depositsHelp:
-      'Every final transfer to a deposit address, by chain and token. Kassa does not sweep yet, so all of it is still on the deposit addresses.',
+      'Every final transfer to a deposit address, by chain and token, whether swept since or not.',
     received: 'Received',
     unattributed: 'Of which unattributed',
     transfers: 'Transfers',
     noDeposits: 'Nothing received yet.',
     sweeps: 'Sweeps and their costs',
-    sweepsNotYet: 'Not available yet: Kassa does not sweep deposits to the hot wallet yet.',
+    sweepsNotYet:
+      'Not on this page yet: `kassa sweeps list` and `kassa sweeps costs` show the sweeps and their costs.',
     reconciliation: 'Reconciliation',
-    reconciliationNotYet:
-      'Not available yet: a comparison of on-chain balances with the records arrives with kassa reconcile.',
+    reconciliationNone:
+      'No reconciliation yet. Run `kassa reconcile` (the worker runs it daily): it compares every address’s balance on chain with the records.',
+    reconciliationLast:
+      'Last run {time}: {addresses} addresses, {unexplained} unexplained, {inFlight} in flight.',
+    reconciliationClean: 'Every unit on chain is accounted for.',
+    reconciliationProblems:
+      'Differences nothing recorded explains (run `kassa reconcile` for the records involved):',
+    reconciliationUnchecked: '{chain} was not checked: {error}',
+    address: 'Address',
+    role: 'Role',
+    expected: 'Expected',
+    actual: 'On chain',
+    difference: 'Difference',
     seeDeposits: 'See the unattributed deposits',
   },
   ledger: {

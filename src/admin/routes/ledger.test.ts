@@ -82,9 +82,9 @@ describe('the money page', () => {
     expect(rowOf(html, shop.merchantId, 'TRON:USDT')).toContain(
       `href="/admin/money/merchants/${shop.merchantId}"`,
     );
-    // what still does not exist is said so
-    expect(html).toContain('Kassa does not sweep deposits to the hot wallet yet.');
-    expect(html).toContain('arrives with kassa reconcile');
+    // what the page does not show yet is said so, and where to look instead
+    expect(html).toContain('Not on this page yet: `kassa sweeps list`');
+    expect(html).toContain('No reconciliation yet.');
   });
 
   it('opens any merchant’s ledger from its picker, one without a balance too', async () => {

@@ -3,9 +3,11 @@ import type { Logger } from '../../lib/logger.ts';
 import type { ChainAdapter } from '../port.ts';
 import type { EndpointStats } from '../rpc/endpoints.ts';
 import { balance } from './actions/balance.ts';
+import { balances } from './actions/balances.ts';
 import { block } from './actions/block.ts';
 import { broadcast } from './actions/broadcast.ts';
 import { connect } from './actions/connect.ts';
+import { feePaid } from './actions/fee-paid.ts';
 import { payoutFeeEstimate } from './actions/fees.ts';
 import { heads } from './actions/heads.ts';
 import { judgeSlot } from './actions/judge-slot.ts';
@@ -14,6 +16,8 @@ import { nextNonce } from './actions/next-nonce.ts';
 import { reprice } from './actions/reprice.ts';
 import { scan } from './actions/scan.ts';
 import { signPayout } from './actions/sign-payout.ts';
+import { signSweep } from './actions/sign-sweep.ts';
+import { sweepQuote } from './actions/sweep-quote.ts';
 import { createEvmContext, type EvmContext, type EvmOptions } from './context.ts';
 
 /** The EVM adapter: the port bound to one chain's context. */
@@ -45,6 +49,7 @@ export function createEvmAdapter(
     scanStep: () => ctx.logRange.current(),
     scan: (from, to, addresses, tokens) => scan(ctx, { from, to, addresses, tokens }),
     balance: (address, token) => balance(ctx, { address, token }),
+    balances: (reads, atHeight) => balances(ctx, { reads, atHeight }),
     payoutFeeEstimate: (_from, _to, token) => payoutFeeEstimate(ctx, { native: token.contract === null }),
     signPayout: (input) => signPayout(ctx, input),
     reprice: (input) => reprice(ctx, input),
@@ -52,6 +57,9 @@ export function createEvmAdapter(
     lookup: (txHash) => lookup(ctx, { txHash }),
     judgeSlot: (input) => judgeSlot(ctx, input),
     nextNonce: (address) => nextNonce(ctx, { address }),
+    sweepQuote: (input) => sweepQuote(ctx, input),
+    signSweep: (input) => signSweep(ctx, input),
+    feePaid: (txHash) => feePaid(ctx, { txHash }),
     rpcStatistics: () => ctx.endpoints.statistics(),
   };
 }

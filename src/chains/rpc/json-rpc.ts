@@ -55,3 +55,62 @@ export function jsonRpcClient(endpoints: RpcEndpoints) {
     return endpoints.request((url, signal) => jsonRpcCall<T>(url, method, params, signal));
   };
 }
+
+/** One call of a JSON-RPC batch. */
+export interface BatchCall {
+  method: string;
+  params: unknown[];
+}
+
+/**
+ * A JSON-RPC 2.0 batch (one HTTP request carrying `calls`) to one URL, one try: the answers in the
+ * order of `calls`, matched by id (servers may answer in any order). Transport failures and
+ * rate-limit answers throw TransientRpcError like `jsonRpcCall`; an error answer to any call throws
+ * its JsonRpcError; a server that answers a batch with one object (no batch support) throws
+ * JsonRpcError -32600.
+ */
+export async function jsonRpcBatchCall(
+  url: string,
+  calls: BatchCall[],
+  signal: AbortSignal,
+): Promise<unknown[]> {
+  if (calls.length === 0) return [];
+  const first = nextId;
+  nextId += calls.length;
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(
+      calls.map((c, i) => ({ jsonrpc: '2.0', id: first + i, method: c.method, params: c.params })),
+    ),
+    signal,
+  });
+  throwIfTransientStatus(response);
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new TransientRpcError(`invalid JSON from RPC (HTTP ${response.status})`);
+  }
+  if (!Array.isArray(body)) {
+    const error = (body as { error?: { code: number; message: string } }).error;
+    if (error && (error.code === 429 || /rate limit|too many requests/i.test(error.message)))
+      throw new TransientRpcError(`${error.code}: ${error.message}`);
+    throw new JsonRpcError(-32600, `the RPC does not answer batches${error ? ` (${error.message})` : ''}`);
+  }
+  type Answer = { id: number; result?: unknown; error?: { code: number; message: string; data?: unknown } };
+  const answers = new Map<number, Answer>();
+  for (const item of body as Answer[]) answers.set(Number(item.id), item);
+  return calls.map((c, i) => {
+    const answer = answers.get(first + i);
+    if (!answer) throw new TransientRpcError(`the RPC left ${c.method} out of a batch answer`);
+    if (answer.error) {
+      const { code, message, data } = answer.error;
+      if (code === 429 || /rate limit|too many requests|exceeded.*capacity/i.test(message))
+        throw new TransientRpcError(`${code}: ${message}`);
+      throw new JsonRpcError(code, message, data);
+    }
+    return answer.result;
+  });
+}

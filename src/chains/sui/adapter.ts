@@ -6,11 +6,14 @@ import { broadcast } from './actions/broadcast.ts';
 import { balance } from './actions/coins.ts';
 import { connect } from './actions/connect.ts';
 import { payoutFeeEstimate } from './actions/fee-estimate.ts';
+import { feePaid } from './actions/fee-paid.ts';
 import { heads } from './actions/heads.ts';
 import { judgeSlot } from './actions/judge-slot.ts';
 import { lookup } from './actions/lookup.ts';
 import { SCAN_STEP, scan } from './actions/scan.ts';
 import { signPayout } from './actions/sign-payout.ts';
+import { signSweep } from './actions/sign-sweep.ts';
+import { sweepQuote } from './actions/sweep-quote.ts';
 import { createSuiContext, type SuiContext, type SuiOptions } from './context.ts';
 
 /** The SUI adapter: the port bound to the chain's context. */
@@ -49,5 +52,8 @@ export function createSuiAdapter(
     broadcast: (signed) => broadcast(ctx, signed),
     lookup: (txHash) => lookup(ctx, { txHash }),
     judgeSlot: (input) => judgeSlot(ctx, input),
+    sweepQuote: (input) => sweepQuote(ctx, input),
+    signSweep: (input) => signSweep(ctx, input),
+    feePaid: (txHash) => feePaid(ctx, { txHash }),
   };
 }

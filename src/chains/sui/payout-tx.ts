@@ -112,21 +112,35 @@ export function ownedInputs(bytes: Uint8Array): ObjectRef[] {
   return refs;
 }
 
-/** A signed transaction as stored: the bytes and the serialized signature, both base64. */
+/**
+ * A signed transaction as stored: the bytes and the sender's serialized signature, both base64,
+ * and for a sponsored transaction (a sweep: the hot wallet owns the gas) the gas owner's too.
+ */
 export interface SignedTransaction {
   bytes: Uint8Array;
   signature: string;
+  sponsorSignature?: string;
 }
 
-/** The `raw` text a payout attempt stores: JSON of base64 transaction bytes and signature. */
+/** The `raw` text a payout attempt (or sweep transaction) stores: JSON of base64 bytes and signatures. */
 export function encodeRaw(signed: SignedTransaction): string {
-  return JSON.stringify({ tx: toBase64(signed.bytes), signature: signed.signature });
+  return JSON.stringify({
+    tx: toBase64(signed.bytes),
+    signature: signed.signature,
+    ...(signed.sponsorSignature ? { sponsorSignature: signed.sponsorSignature } : {}),
+  });
 }
 
 /** Reads a stored `raw`; throws on text that encodeRaw did not produce. */
 export function decodeRaw(raw: string): SignedTransaction {
-  const parsed = JSON.parse(raw) as { tx?: unknown; signature?: unknown };
+  const parsed = JSON.parse(raw) as { tx?: unknown; signature?: unknown; sponsorSignature?: unknown };
   if (typeof parsed.tx !== 'string' || typeof parsed.signature !== 'string')
     throw new ChainError('bad_request', 'not a signed SUI transaction');
-  return { bytes: fromBase64(parsed.tx), signature: parsed.signature };
+  if (parsed.sponsorSignature !== undefined && typeof parsed.sponsorSignature !== 'string')
+    throw new ChainError('bad_request', 'not a signed SUI transaction');
+  return {
+    bytes: fromBase64(parsed.tx),
+    signature: parsed.signature,
+    ...(parsed.sponsorSignature ? { sponsorSignature: parsed.sponsorSignature } : {}),
+  };
 }

@@ -6,11 +6,15 @@ import { block } from './actions/block.ts';
 import { broadcast } from './actions/broadcast.ts';
 import { connect } from './actions/connect.ts';
 import { payoutFeeEstimate } from './actions/fee-estimate.ts';
+import { feePaid } from './actions/fee-paid.ts';
 import { heads } from './actions/heads.ts';
 import { judgeSlot } from './actions/judge-slot.ts';
 import { lookup } from './actions/lookup.ts';
 import { scan, scanStep } from './actions/scan.ts';
+import { signDelegation } from './actions/sign-delegation.ts';
 import { signPayout } from './actions/sign-payout.ts';
+import { signSweep } from './actions/sign-sweep.ts';
+import { sweepQuote } from './actions/sweep-quote.ts';
 import { createTronContext, type TronContext, type TronOptions } from './context.ts';
 
 /** The TRON adapter: the port bound to the chain's context. */
@@ -48,5 +52,9 @@ export function createTronAdapter(
     broadcast: (signed) => broadcast(ctx, signed),
     lookup: (txHash) => lookup(ctx, { txHash }),
     judgeSlot: (input) => judgeSlot(ctx, input),
+    sweepQuote: (input) => sweepQuote(ctx, input),
+    signSweep: (input) => signSweep(ctx, input),
+    signDelegation: (input) => signDelegation(ctx, input),
+    feePaid: (txHash) => feePaid(ctx, { txHash }),
   };
 }

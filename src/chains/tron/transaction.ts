@@ -10,10 +10,19 @@ import { ChainError } from '../errors.ts';
 
 const TYPE_URL = 'type.googleapis.com/protocol.';
 
-/** The one contract of a payout transaction, in node JSON (hex addresses, visible=false). */
+/**
+ * The one contract of a transaction Kassa signs, in node JSON (hex addresses, visible=false): a
+ * TRX transfer, a TRC-20 call, or (sweeps) Stake 2.0 energy lent to a deposit address and taken back.
+ */
 export type PayoutContract =
   | { type: 'TransferContract'; owner: string; to: string; amountSun: bigint }
-  | { type: 'TriggerSmartContract'; owner: string; contract: string; data: string };
+  | { type: 'TriggerSmartContract'; owner: string; contract: string; data: string }
+  | {
+      type: 'DelegateResourceContract' | 'UnDelegateResourceContract';
+      owner: string;
+      receiver: string;
+      balanceSun: bigint;
+    };
 
 /** A transaction as the node's JSON carries it; `signature` once signed. */
 export interface TronTx {
@@ -44,12 +53,28 @@ function contractJson(call: PayoutContract): Record<string, unknown> {
       type: 'TransferContract',
     };
   }
+  if (call.type === 'TriggerSmartContract') {
+    return {
+      parameter: {
+        value: { data: call.data, owner_address: call.owner, contract_address: call.contract },
+        type_url: `${TYPE_URL}TriggerSmartContract`,
+      },
+      type: 'TriggerSmartContract',
+    };
+  }
+  if (call.balanceSun <= 0n || call.balanceSun > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new RangeError(`delegated TRX out of range: ${call.balanceSun}`);
   return {
     parameter: {
-      value: { data: call.data, owner_address: call.owner, contract_address: call.contract },
-      type_url: `${TYPE_URL}TriggerSmartContract`,
+      value: {
+        owner_address: call.owner,
+        resource: 'ENERGY',
+        balance: Number(call.balanceSun),
+        receiver_address: call.receiver,
+      },
+      type_url: `${TYPE_URL}${call.type}`,
     },
-    type: 'TriggerSmartContract',
+    type: call.type,
   };
 }
 

@@ -5,6 +5,7 @@ import { type Db, writeTransaction } from '../client.ts';
 import { prepared } from '../prepared.ts';
 import { orders } from '../schema/orders.ts';
 import { payoutAttempts } from '../schema/payout-attempts.ts';
+import { sweepTxs } from '../schema/sweep-txs.ts';
 import { rowToOrder } from './order-rows.ts';
 import { applyOrderTransitions, type OrderTransition } from './orders.ts';
 import { resolveHolds } from './payout-holds.ts';
@@ -105,14 +106,22 @@ export async function payoutsToSend(
   return rows.sort((a, b) => a.createdAt - b.createdAt);
 }
 
-/** The highest nonce this database ever signed from an address on a chain (dropped ones included), or -1. */
+/**
+ * The highest nonce this database ever signed from an address on a chain (dropped ones included),
+ * payouts and sweep transactions alike (a sweep's top-up takes the hot wallet's nonces too), or -1.
+ */
 export async function highestNonce(db: Db, chain: string, from: string): Promise<number> {
-  const row = db
+  const payoutMax = db
     .select({ n: sql<number | null>`max(${payoutAttempts.nonce})` })
     .from(payoutAttempts)
     .where(and(eq(payoutAttempts.chain, chain), eq(payoutAttempts.fromAddress, from)))
     .get();
-  return row?.n ?? -1;
+  const sweepMax = db
+    .select({ n: sql<number | null>`max(${sweepTxs.nonce})` })
+    .from(sweepTxs)
+    .where(and(eq(sweepTxs.chain, chain), eq(sweepTxs.fromAddress, from)))
+    .get();
+  return Math.max(payoutMax?.n ?? -1, sweepMax?.n ?? -1);
 }
 
 /**

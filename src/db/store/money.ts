@@ -91,7 +91,10 @@ export interface MoneyStore {
    * since: the operator's decision stands even past the payout's expiry.
    */
   payoutsToSend(chain: string, limit: number): Promise<(Order & { retriedByOperator: boolean })[]>;
-  /** The highest nonce this database ever signed from an address on a chain (dropped ones included), or -1. */
+  /**
+   * The highest nonce this database ever signed from an address on a chain (dropped ones included),
+   * payouts and sweep transactions alike, or -1.
+   */
   highestNonce(chain: string, from: string): Promise<number>;
   /**
    * Transactions Kassa recorded from a wallet for other payouts that may share a payout's spend slot:

@@ -29,6 +29,8 @@ export interface GenesisAccount {
   readonly stakedEnergy?: number;
   /** daily bandwidth the account holds from staking or delegation */
   readonly stakedBandwidth?: number;
+  /** TRX (sun) frozen for energy under Stake 2.0: gives energy and can be lent (delegateresource) */
+  readonly frozenEnergySun?: bigint;
 }
 
 /** Tokens and accounts that exist from block 0. */
@@ -326,6 +328,7 @@ export class Chain {
     account.balance = spec.trx ?? 0n;
     account.stakedEnergy = spec.stakedEnergy ?? 0;
     account.stakedNet = spec.stakedBandwidth ?? 0;
+    account.frozenEnergySun = spec.frozenEnergySun ?? 0n;
     state.accounts.set(address, account);
     for (const [key, amount] of Object.entries(spec.tokens ?? {})) {
       const token = findToken(state, key);

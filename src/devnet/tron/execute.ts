@@ -1,8 +1,25 @@
 import type { HexAddress } from './encoding.ts';
 import { insufficientResources, invalidContract } from './errors.ts';
 import { PARAMS } from './params.ts';
-import { type Account, energyUsedAt, freeNetUsedAt, netUsedAt, newAccount, type State } from './state.ts';
-import { bandwidthBytes, type TransferCall, type TriggerCall, type Tx } from './transaction.ts';
+import {
+  type Account,
+  delegatableEnergySun,
+  delegationKey,
+  energyLimitOf,
+  energyUsedAt,
+  freeNetUsedAt,
+  netUsedAt,
+  newAccount,
+  type State,
+} from './state.ts';
+import {
+  bandwidthBytes,
+  type DelegateCall,
+  type TransferCall,
+  type TriggerCall,
+  type Tx,
+  type UndelegateCall,
+} from './transaction.ts';
 import { applyWrites, callToken, type Log } from './trc20.ts';
 
 /** `Transaction.Result.contractResult` values the fake node produces. */
@@ -43,9 +60,93 @@ interface NetPlan {
  */
 export function execute(state: State, tx: Tx, now: number): Outcome {
   const call = tx.raw.contract;
-  return call.type === 'TransferContract'
-    ? transferTrx(state, tx, call, now)
-    : triggerContract(state, tx, call, tx.raw.feeLimit, now);
+  switch (call.type) {
+    case 'TransferContract':
+      return transferTrx(state, tx, call, now);
+    case 'TriggerSmartContract':
+      return triggerContract(state, tx, call, tx.raw.feeLimit, now);
+    case 'DelegateResourceContract':
+      return delegateResource(state, tx, call, now);
+    case 'UnDelegateResourceContract':
+      return undelegateResource(state, tx, call, now);
+  }
+}
+
+/** One TRX: the least a delegation may lend (java-tron's TRX_PRECISION check). */
+const ONE_TRX = 1_000_000n;
+
+/**
+ * DelegateResourceContract (Stake 2.0), energy only: `owner` lends `balance` sun of the TRX it froze
+ * for energy to `receiver`, whose energy limit grows by what that stake gives (its share of the
+ * network's energy). Checks and messages as java-tron's DelegateResourceActuator.
+ */
+function delegateResource(state: State, tx: Tx, call: DelegateCall, now: number): Outcome {
+  if (call.resource !== 'ENERGY') throw invalidContract('the fake TRON node lends ENERGY only');
+  if (call.balance < ONE_TRX) throw invalidContract('delegateBalance must be greater than or equal to 1 TRX');
+  const owner = state.accounts.get(call.owner);
+  if (owner === undefined) throw invalidContract(`Account[${call.owner}] not exists`);
+  if (call.owner === call.receiver)
+    throw invalidContract('receiverAddress must not be the same as ownerAddress');
+  const receiver = state.accounts.get(call.receiver);
+  if (receiver === undefined) throw invalidContract(`Account[${call.receiver}] not exists`);
+  if (receiver.isContract) throw invalidContract('Do not allow delegate resources to contract addresses');
+  if (call.balance > delegatableEnergySun(owner, now))
+    throw invalidContract('delegateBalance must be less than or equal to available FreezeEnergyV2 balance');
+  return withBandwidth(owner, tx, now, () => {
+    owner.delegatedEnergySun += call.balance;
+    receiver.acquiredEnergySun += call.balance;
+    const key = delegationKey(call.owner, call.receiver);
+    state.delegations.set(key, (state.delegations.get(key) ?? 0n) + call.balance);
+  });
+}
+
+/**
+ * UnDelegateResourceContract, energy only: `owner` takes back `balance` sun it lent `receiver`.
+ * (java-tron also moves part of the receiver's energy usage back to the owner; the fake leaves the
+ * usage with the receiver, which only matters to a receiver that is lent energy again within 24 h.)
+ */
+function undelegateResource(state: State, tx: Tx, call: UndelegateCall, now: number): Outcome {
+  if (call.resource !== 'ENERGY') throw invalidContract('the fake TRON node lends ENERGY only');
+  const owner = state.accounts.get(call.owner);
+  if (owner === undefined) throw invalidContract(`Account[${call.owner}] does not exist`);
+  if (call.owner === call.receiver)
+    throw invalidContract('receiver address must not be the same as owner address');
+  const key = delegationKey(call.owner, call.receiver);
+  const lent = state.delegations.get(key) ?? 0n;
+  if (lent === 0n) throw invalidContract('delegated Resource does not exist');
+  if (call.balance <= 0n || call.balance > lent) {
+    throw invalidContract(
+      `insufficient delegatedFrozenBalance(Energy), request=${call.balance}, unfreezeBalance=${lent}`,
+    );
+  }
+  return withBandwidth(owner, tx, now, () => {
+    owner.delegatedEnergySun -= call.balance;
+    const receiver = state.accounts.get(call.receiver);
+    if (receiver) receiver.acquiredEnergySun -= call.balance;
+    if (lent === call.balance) state.delegations.delete(key);
+    else state.delegations.set(key, lent - call.balance);
+  });
+}
+
+/** A system contract that only costs bandwidth: paid (or refused) like any transaction, then `apply`. */
+function withBandwidth(owner: Account, tx: Tx, now: number, apply: () => void): Outcome {
+  const net = planNet(owner, bandwidthBytes(tx), now);
+  if (owner.balance < net.fee) throw insufficientResources();
+  payNet(owner, net, now);
+  owner.lastOperationAt = now;
+  apply();
+  return {
+    contractRet: 'SUCCESS',
+    fee: net.fee,
+    retFee: 0n,
+    netUsage: net.from === 'burn' ? 0 : net.bytes,
+    netFee: net.fee,
+    energyUsage: 0,
+    energyFee: 0n,
+    energyUsageTotal: 0,
+    contractResult: '',
+    logs: [],
+  };
 }
 
 function transferTrx(state: State, tx: Tx, call: TransferCall, now: number): Outcome {
@@ -100,7 +201,7 @@ function triggerContract(state: State, tx: Tx, call: TriggerCall, feeLimit: bigi
   payNet(owner, net, now);
   owner.lastOperationAt = now;
 
-  const stakedLeft = Math.max(0, owner.stakedEnergy - energyUsedAt(owner, now));
+  const stakedLeft = Math.max(0, energyLimitOf(owner) - energyUsedAt(owner, now));
   const limit = Math.min(
     stakedLeft + Number(owner.balance / PARAMS.energyPriceSun),
     Number(feeLimit / PARAMS.energyPriceSun),

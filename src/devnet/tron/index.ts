@@ -6,7 +6,10 @@
  *   getblockbylatestnum, gettransactionbyid, gettransactioninfobyid, gettransactioninfobyblocknum,
  *   getaccount, getaccountresource, getaccountnet, createtransaction, triggersmartcontract,
  *   triggerconstantcontract, estimateenergy, broadcasttransaction, getcontract, getcontractinfo,
- *   getchainparameters, getenergyprices, getbandwidthprices, getnodeinfo;
+ *   getchainparameters, getenergyprices, getbandwidthprices, getnodeinfo, delegateresource,
+ *   undelegateresource, getcandelegatedmaxsize (Stake 2.0 energy lending; broadcast executes
+ *   DelegateResourceContract and UnDelegateResourceContract, genesis accounts can start with
+ *   `frozenEnergySun`);
  * - `/walletsolidity/*`: the read twins, answering from the solidified block only;
  * - `/_fake/*` (POST JSON, amounts as decimal strings): `mine {n}`, `fork {n, reinclude?}`,
  *   `fail {mode, count?, paths?, afterProcessing?}` (`{mode: "none"}` clears), `set-trx {address, sun}`,

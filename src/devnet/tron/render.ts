@@ -2,7 +2,7 @@ import type { Block, IncludedTx } from './block.ts';
 import { type HexAddress, keccakHex, utf8Hex } from './encoding.ts';
 import { i64 } from './json.ts';
 import { PARAMS } from './params.ts';
-import { type Account, energyUsedAt, freeNetUsedAt, netUsedAt } from './state.ts';
+import { type Account, energyLimitOf, energyUsedAt, freeNetUsedAt, netUsedAt } from './state.ts';
 import { renderRawData, type Tx } from './transaction.ts';
 import { type Token, tokenAbi } from './trc20.ts';
 
@@ -106,6 +106,8 @@ export function renderAccount(address: HexAddress, account: Account, now: number
       latest_consume_time_for_energy: i64(account.energyAt),
       energy_window_size: WINDOW_SIZE,
       energy_window_optimized: true,
+      delegated_frozenV2_balance_for_energy: i64(account.delegatedEnergySun),
+      acquired_delegated_frozenV2_balance_for_energy: i64(account.acquiredEnergySun),
     },
     owner_permission: account.isContract ? undefined : { permission_name: 'owner', threshold: 1n, keys },
     active_permission: account.isContract
@@ -120,7 +122,7 @@ export function renderAccount(address: HexAddress, account: Account, now: number
             keys,
           },
         ],
-    frozenV2: [{}, { type: 'ENERGY' }, { type: 'TRON_POWER' }],
+    frozenV2: [{}, { type: 'ENERGY', amount: i64(account.frozenEnergySun) }, { type: 'TRON_POWER' }],
   };
 }
 
@@ -134,7 +136,7 @@ export function renderAccountResource(account: Account, now: number): Record<str
     TotalNetLimit: PARAMS.totalNetLimit,
     TotalNetWeight: PARAMS.totalNetWeight,
     EnergyUsed: i64(energyUsedAt(account, now)),
-    EnergyLimit: i64(account.stakedEnergy),
+    EnergyLimit: i64(energyLimitOf(account)),
     TotalEnergyLimit: PARAMS.totalEnergyLimit,
     TotalEnergyWeight: PARAMS.totalEnergyWeight,
   };

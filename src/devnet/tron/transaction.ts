@@ -31,8 +31,31 @@ export interface TriggerCall {
   readonly tokenId: bigint;
 }
 
+/** Stake 2.0 resource codes (`common.ResourceCode`); the fake lends energy only. */
+export type ResourceCode = 'BANDWIDTH' | 'ENERGY';
+
+/** `DelegateResourceContract`: lend `balance` sun of frozen TRX's resource to `receiver`. */
+export interface DelegateCall {
+  readonly type: 'DelegateResourceContract';
+  readonly owner: HexAddress;
+  readonly receiver: HexAddress;
+  readonly balance: bigint;
+  readonly resource: ResourceCode;
+  readonly lock: boolean;
+  readonly lockPeriod: bigint;
+}
+
+/** `UnDelegateResourceContract`: take back `balance` sun lent to `receiver`. */
+export interface UndelegateCall {
+  readonly type: 'UnDelegateResourceContract';
+  readonly owner: HexAddress;
+  readonly receiver: HexAddress;
+  readonly balance: bigint;
+  readonly resource: ResourceCode;
+}
+
 /** The one contract of a transaction the fake node executes. */
-export type ContractCall = TransferCall | TriggerCall;
+export type ContractCall = TransferCall | TriggerCall | DelegateCall | UndelegateCall;
 
 /** `Transaction.raw`, with the fields the fake node supports. Times are epoch ms. */
 export interface RawData {
@@ -90,19 +113,41 @@ export function renderRawData(raw: RawData): Record<string, unknown> {
   };
 }
 
+function contractValue(call: ContractCall): Record<string, unknown> {
+  switch (call.type) {
+    case 'TransferContract':
+      return { amount: i64(call.amount), owner_address: call.owner, to_address: call.to };
+    case 'TriggerSmartContract':
+      return {
+        data: call.data === '' ? undefined : call.data,
+        owner_address: call.owner,
+        contract_address: call.contract,
+        call_value: i64(call.callValue),
+        call_token_value: i64(call.callTokenValue),
+        token_id: i64(call.tokenId),
+      };
+    case 'DelegateResourceContract':
+      return {
+        owner_address: call.owner,
+        resource: call.resource === 'BANDWIDTH' ? undefined : call.resource,
+        balance: i64(call.balance),
+        receiver_address: call.receiver,
+        lock: call.lock ? true : undefined,
+        lock_period: i64(call.lockPeriod),
+      };
+    case 'UnDelegateResourceContract':
+      return {
+        owner_address: call.owner,
+        resource: call.resource === 'BANDWIDTH' ? undefined : call.resource,
+        balance: i64(call.balance),
+        receiver_address: call.receiver,
+      };
+  }
+}
+
 function renderContract(raw: RawData): Record<string, unknown> {
   const call = raw.contract;
-  const value =
-    call.type === 'TransferContract'
-      ? { amount: i64(call.amount), owner_address: call.owner, to_address: call.to }
-      : {
-          data: call.data === '' ? undefined : call.data,
-          owner_address: call.owner,
-          contract_address: call.contract,
-          call_value: i64(call.callValue),
-          call_token_value: i64(call.callTokenValue),
-          token_id: i64(call.tokenId),
-        };
+  const value = contractValue(call);
   return {
     parameter: { value, type_url: `${TYPE_URL}${call.type}` },
     type: call.type,
@@ -164,6 +209,26 @@ export function parseRawData(json: unknown): RawData {
       callTokenValue: parseInt64(value.call_token_value, 'call_token_value'),
       tokenId: parseInt64(value.token_id, 'token_id'),
     };
+  } else if (type === 'DelegateResourceContract' || type === 'UnDelegateResourceContract') {
+    const resource = value.resource === undefined ? 'BANDWIDTH' : value.resource;
+    if (resource !== 'BANDWIDTH' && resource !== 'ENERGY') {
+      throw invalidContract(`ResourceCode error, valid ResourceCode[BANDWIDTH、ENERGY]`);
+    }
+    const common = {
+      owner: parseHexAddress(value.owner_address, 'ownerAddress'),
+      receiver: parseHexAddress(value.receiver_address, 'receiverAddress'),
+      balance: parseInt64(value.balance, 'balance'),
+      resource: resource as ResourceCode,
+    };
+    call =
+      type === 'DelegateResourceContract'
+        ? {
+            type,
+            ...common,
+            lock: value.lock === true,
+            lockPeriod: parseInt64(value.lock_period, 'lock_period'),
+          }
+        : { type, ...common };
   } else {
     throw invalidContract(`the fake TRON node does not execute ${String(type)}`);
   }

@@ -16,6 +16,7 @@ import {
   renderInfo,
   renderUnsigned,
 } from './render.ts';
+import { delegatableEnergySun } from './state.ts';
 import { normalizeSignature, parseInt64, parseRawData, seal, type TriggerCall } from './transaction.ts';
 import { VIEW_SELECTORS } from './trc20.ts';
 
@@ -134,6 +135,21 @@ const ROUTES: Readonly<Record<string, Route>> = {
     },
   },
   createtransaction: { solidity: false, handler: createTransaction },
+  delegateresource: { solidity: false, handler: (chain, params) => buildResource(chain, params, true) },
+  undelegateresource: { solidity: false, handler: (chain, params) => buildResource(chain, params, false) },
+  getcandelegatedmaxsize: {
+    solidity: false,
+    handler: (chain, params) => {
+      const type = Number(parseInt64(params.type, 'type'));
+      const account = chain
+        .state('full')
+        .accounts.get(parseHexAddress(params.owner_address, 'owner_address'));
+      if (type !== 0 && type !== 1) throw contractValidateServletError('type must be 0 or 1');
+      const size =
+        account === undefined || type === 0 ? 0n : delegatableEnergySun(account, chain.head.timestamp);
+      return { max_size: i64(size) };
+    },
+  },
   triggersmartcontract: { solidity: false, handler: triggerSmartContract },
   triggerconstantcontract: { solidity: true, handler: triggerConstantContract },
   estimateenergy: { solidity: true, handler: estimateEnergy },
@@ -223,6 +239,31 @@ function createTransaction(chain: Chain, params: Params): unknown {
       permissionId: Number(parseInt64(params.Permission_id, 'Permission_id')),
       memo: params.extra_data === undefined ? '' : normalizeHex(params.extra_data, 'extra_data'),
     },
+  );
+  return renderUnsigned(tx);
+}
+
+/**
+ * /wallet/delegateresource and /wallet/undelegateresource: the node builds the Stake 2.0 contract
+ * (tronweb builds it locally instead; both give the same bytes). Validation happens at broadcast.
+ */
+function buildResource(chain: Chain, params: Params, delegate: boolean): unknown {
+  const owner = addressOr(params.owner_address, 'Invalid ownerAddress!');
+  const receiver = addressOr(params.receiver_address, 'Invalid receiverAddress!');
+  const resource = params.resource === undefined ? 'BANDWIDTH' : String(params.resource);
+  if (resource !== 'BANDWIDTH' && resource !== 'ENERGY')
+    throw contractValidateServletError('ResourceCode error, valid ResourceCode[BANDWIDTH、ENERGY]');
+  const common = { owner, receiver, balance: parseInt64(params.balance, 'balance'), resource } as const;
+  const tx = chain.build(
+    delegate
+      ? {
+          type: 'DelegateResourceContract',
+          ...common,
+          lock: flag(params.lock),
+          lockPeriod: parseInt64(params.lock_period, 'lock_period'),
+        }
+      : { type: 'UnDelegateResourceContract', ...common },
+    { permissionId: Number(parseInt64(params.Permission_id, 'Permission_id')) },
   );
   return renderUnsigned(tx);
 }

@@ -29,7 +29,10 @@ export async function broadcast(
         c.transactionExecutionService.executeTransaction(
           {
             transaction: { bcs: { value: tx.bytes } },
-            signatures: [{ bcs: { value: fromBase64(tx.signature) }, signature: { oneofKind: undefined } }],
+            signatures: [tx.signature, ...(tx.sponsorSignature ? [tx.sponsorSignature] : [])].map((sig) => ({
+              bcs: { value: fromBase64(sig) },
+              signature: { oneofKind: undefined },
+            })),
             readMask: { paths: [...MASKS.execute] },
           },
           o,

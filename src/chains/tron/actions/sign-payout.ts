@@ -4,10 +4,10 @@ import { addressOfKey, addressWord, toHex41 } from '../address.ts';
 import type { TronContext } from '../context.ts';
 import { feeLimitFor, tokenTransferBurn } from '../fees.ts';
 import { formatTrx, uint256 } from '../text.ts';
-import { buildTransaction, expirationOf, type PayoutContract, signTransaction } from '../transaction.ts';
+import type { PayoutContract } from '../transaction.ts';
 import { chainParams, resources } from './account.ts';
 import { TransferReverts, transferEnergy } from './contract-call.ts';
-import { latestBlock } from './latest-block.ts';
+import { signCall } from './sign-call.ts';
 
 const TRANSFER_SELECTOR = 'a9059cbb';
 
@@ -81,29 +81,5 @@ export async function signPayout(
       data: TRANSFER_SELECTOR + addressWord(to) + uint256(input.amountBase),
     };
   }
-  const [head, solid] = await Promise.all([
-    latestBlock(ctx, { view: 'head' }),
-    latestBlock(ctx, { view: 'solid' }),
-  ]);
-  const tx = buildTransaction(
-    call,
-    {
-      // the solidified block as reference: it is on every branch the transaction could land on
-      refBlockId: solid.id,
-      expiration: head.timestampMs + ctx.expirationMs,
-      timestamp: Date.now(),
-    },
-    feeLimit,
-  );
-  const signed = signTransaction(tx, input.privateKey);
-  const validUntil = expirationOf(signed);
-  return {
-    txHash: signed.txID,
-    raw: JSON.stringify(signed),
-    nonce: null,
-    validUntil,
-    slot: `ref block ${signed.raw_data.ref_block_bytes}/${signed.raw_data.ref_block_hash}, expires ${new Date(validUntil).toISOString()}`,
-    maxFeePerGas: null,
-    maxPriorityFeePerGas: null,
-  };
+  return signCall(ctx, { call, feeLimit, privateKey: input.privateKey });
 }
