@@ -3,10 +3,7 @@ import { readOrder } from '../../test/checkout/orders.ts';
 import { adminClient, payByScan, signIn } from '../../test/helpers/admin.ts';
 import { type Harness, makeHarness } from '../../test/helpers/harness.ts';
 import { findWebhookEvent } from '../db/repositories/webhook-resend.ts';
-import { base32Decode } from '../lib/base32.ts';
-import { totp } from '../lib/totp.ts';
 import { createAdminUser } from '../services/admin-accounts.ts';
-import { describeMerchants } from '../services/manage-merchants.ts';
 import { mountAdminDashboard } from './dashboard.ts';
 
 /**
@@ -275,54 +272,6 @@ describe('a signed-in operator', () => {
     expect(list).not.toContain(token as string);
   });
 
-  it('shows each merchant’s compatibility mode and lets an admin set it (CSRF), never a viewer', async () => {
-    const m = await h.merchant('V3');
-    const row = (html: string) =>
-      new RegExp(`data-merchant="${m.merchantId}".*?</tr>`, 's').exec(html)?.[0] ?? '';
-    expect(row((await admin.page('/admin/merchants')).html)).toMatch(/<option value="none" selected="">/);
-    expect(row((await viewer.page('/admin/merchants')).html)).toContain('data-compat="none"');
-    const csrf = admin.csrfOf((await admin.page('/admin/merchants')).html);
-    const noCsrf = await admin.request(`/admin/merchants/${m.merchantId}/compat`, {
-      form: { compat: 'xpay' },
-    });
-    expect(noCsrf.status).toBe(403);
-    const viewerCsrf = viewer.csrfOf((await viewer.page('/admin/merchants')).html);
-    const byViewer = await viewer.request(`/admin/merchants/${m.merchantId}/compat`, {
-      form: { csrf: viewerCsrf, compat: 'xpay' },
-    });
-    expect(byViewer.status).toBe(403);
-    expect(
-      (await admin.request(`/admin/merchants/${m.merchantId}/compat`, { form: { csrf, compat: 'both' } }))
-        .status,
-    ).toBe(400);
-    expect((await describeMerchants(h.rt)).find((x) => x.merchantId === m.merchantId)?.compat).toBe('none');
-
-    const set = await admin.request(`/admin/merchants/${m.merchantId}/compat`, {
-      form: { csrf, compat: 'xpay' },
-    });
-    expect(set.status).toBe(303);
-    expect(set.headers.get('location')).toBe('/admin/merchants?done=compat');
-    expect((await describeMerchants(h.rt)).find((x) => x.merchantId === m.merchantId)?.compat).toBe('xpay');
-    expect(row((await viewer.page('/admin/merchants')).html)).toContain('data-compat="xpay"');
-    const back = await admin.request(`/admin/merchants/${m.merchantId}/compat`, {
-      form: { csrf, compat: 'none' },
-    });
-    expect(back.headers.get('location')).toBe('/admin/merchants?done=compatLeft');
-    expect((await admin.page('/admin/merchants?done=compatLeft')).html).toContain(
-      'rotate it before it signs',
-    );
-  });
-
-  it('creates a merchant in XPay mode', async () => {
-    const csrf = admin.csrfOf((await admin.page('/admin/merchants')).html);
-    const res = await admin.request('/admin/merchants', {
-      form: { csrf, kind: 'V3', name: 'XPay shop', compat: 'xpay' },
-    });
-    expect(res.status).toBe(200);
-    expect(await res.text()).toContain('<dt>Compatibility</dt><dd class="mono">XPay</dd>');
-    expect((await describeMerchants(h.rt)).find((x) => x.name === 'XPay shop')?.compat).toBe('xpay');
-  });
-
   it('refuses to disable a merchant without the tick, then disables it with it', async () => {
     const m = await h.merchant('V3');
     const csrf = admin.csrfOf((await admin.page('/admin/merchants')).html);
@@ -336,75 +285,5 @@ describe('a signed-in operator', () => {
     expect((await admin.page('/admin/merchants')).html).toMatch(
       new RegExp(`data-merchant="${m.merchantId}".*?data-s="disabled"`),
     );
-  });
-});
-
-describe('sessions', () => {
-  it('ends one session on sign-out and every session on sign-out-everywhere', async () => {
-    await createAdminUser(h.rt, { email: 'two@shop.example', password: 'two browsers here', role: 'viewer' });
-    const [a, b, c] = [client(), client(), client()];
-    for (const x of [a, b, c])
-      expect((await signIn(x, 'two@shop.example', 'two browsers here')).status).toBe(303);
-    const out = await a.request('/admin/logout', { form: { csrf: a.csrfOf((await a.page('/admin')).html) } });
-    expect(out.headers.get('location')).toBe('/admin/login?out=1');
-    expect((await a.request('/admin')).status).toBe(303);
-    expect((await b.request('/admin')).status).toBe(200);
-    const everywhere = await b.request('/admin/account/sign-out-everywhere', {
-      form: { csrf: b.csrfOf((await b.page('/admin/account')).html) },
-    });
-    expect(everywhere.status).toBe(303);
-    expect((await b.request('/admin')).status).toBe(303);
-    expect((await c.request('/admin')).status).toBe(303);
-  });
-
-  it('ends a session idle longer than admin.idleMinutes', async () => {
-    const c = client();
-    expect((await signIn(c, ADMIN.email, ADMIN.password)).status).toBe(303);
-    h.clock.advance(29 * 60_000);
-    expect((await c.request('/admin')).status).toBe(200);
-    h.clock.advance(31 * 60_000);
-    expect((await c.request('/admin')).status).toBe(303);
-  });
-
-  it('turns on two-factor sign-in with a right code, then asks for a code that works only once', async () => {
-    await createAdminUser(h.rt, { email: 'otp@shop.example', password: 'one time please', role: 'admin' });
-    const c = client();
-    expect((await signIn(c, 'otp@shop.example', 'one time please')).status).toBe(303);
-    const begun = await c.request('/admin/account/totp/begin', {
-      form: { csrf: c.csrfOf((await c.page('/admin/account')).html) },
-    });
-    const setup = await begun.text();
-    const secret = /id="totp-secret">([A-Z2-7]+)</.exec(setup)?.[1] as string;
-    expect(setup).toContain('<svg');
-    const key = base32Decode(secret);
-    const wrong = await c.request('/admin/account/totp/confirm', {
-      form: { csrf: c.csrfOf(setup), code: totp(key, h.clock.now() + 120_000) },
-    });
-    expect(wrong.status).toBe(400);
-    const on = await c.request('/admin/account/totp/confirm', {
-      form: { csrf: c.csrfOf(setup), code: totp(key, h.clock.now()) },
-    });
-    expect(on.headers.get('location')).toBe('/admin/account?done=totpOn');
-
-    h.clock.advance(30_000);
-    const d = client();
-    const step1 = await signIn(d, 'otp@shop.example', 'one time please');
-    expect(step1.headers.get('location')).toBe('/admin/login/code?next=%2Fadmin');
-    expect((await d.request('/admin')).status).toBe(303); // the half session opens nothing
-    const codePage = await d.page('/admin/login/code');
-    const code = totp(key, h.clock.now());
-    const signedIn = await d.request('/admin/login/code', {
-      form: { csrf: d.csrfOf(codePage.html), code, next: '/admin' },
-    });
-    expect(signedIn.status).toBe(303);
-    expect((await d.request('/admin')).status).toBe(200);
-
-    const e = client();
-    await signIn(e, 'otp@shop.example', 'one time please');
-    const again = await e.request('/admin/login/code', {
-      form: { csrf: e.csrfOf((await e.page('/admin/login/code')).html), code },
-    });
-    expect(again.status).toBe(401);
-    expect(await again.text()).toContain('That code is not right (or was used already).');
   });
 });

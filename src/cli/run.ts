@@ -40,6 +40,10 @@ export async function runCommand(
   flags: Flags,
   loadWorker: LoadWorker,
 ): Promise<void> {
+  // The worker's code is loaded before anything serves (as when it was imported statically), and
+  // the signal handlers are in place before the API answers: a SIGTERM right after the first answer
+  // stops the process cleanly instead of killing it.
+  const startWorker = mode === 'api' ? null : await loadWorker();
   const rt = await bootstrap({
     configFile: flags.config as string | undefined,
     need: { mnemonic: true, masterKey: true },
@@ -48,11 +52,13 @@ export async function runCommand(
     walCheckpointer: true,
     lockWait: 'async',
   });
-  const api = mode === 'worker' ? null : await startApiServer(rt);
-  const worker = mode === 'api' ? null : await (await loadWorker())(rt);
+  let api: Awaited<ReturnType<typeof startApiServer>> | null = null;
+  let worker: RunningWorker | null = null;
   onShutdown(async () => {
     await api?.close();
     await worker?.stop();
     rt.close();
   });
+  api = mode === 'worker' ? null : await startApiServer(rt);
+  worker = startWorker ? await startWorker(rt) : null;
 }
