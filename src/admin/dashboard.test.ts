@@ -4,7 +4,6 @@ import { adminClient, payByScan, signIn } from '../../test/helpers/admin.ts';
 import { type Harness, makeHarness } from '../../test/helpers/harness.ts';
 import { findWebhookEvent } from '../db/repositories/webhook-resend.ts';
 import { createAdminUser } from '../services/admin-accounts.ts';
-import { describeMerchants } from '../services/manage-merchants.ts';
 import { mountAdminDashboard } from './dashboard.ts';
 
 /**
@@ -329,54 +328,6 @@ describe('a signed-in operator', () => {
     const list = (await admin.page('/admin/merchants')).html;
     expect(list).toContain('Tea house');
     expect(list).not.toContain(token as string);
-  });
-
-  it('shows each merchant’s compatibility mode and lets an admin set it (CSRF), never a viewer', async () => {
-    const m = await h.merchant('V3');
-    const row = (html: string) =>
-      new RegExp(`data-merchant="${m.merchantId}".*?</tr>`, 's').exec(html)?.[0] ?? '';
-    expect(row((await admin.page('/admin/merchants')).html)).toMatch(/<option value="none" selected="">/);
-    expect(row((await viewer.page('/admin/merchants')).html)).toContain('data-compat="none"');
-    const csrf = admin.csrfOf((await admin.page('/admin/merchants')).html);
-    const noCsrf = await admin.request(`/admin/merchants/${m.merchantId}/compat`, {
-      form: { compat: 'xpay' },
-    });
-    expect(noCsrf.status).toBe(403);
-    const viewerCsrf = viewer.csrfOf((await viewer.page('/admin/merchants')).html);
-    const byViewer = await viewer.request(`/admin/merchants/${m.merchantId}/compat`, {
-      form: { csrf: viewerCsrf, compat: 'xpay' },
-    });
-    expect(byViewer.status).toBe(403);
-    expect(
-      (await admin.request(`/admin/merchants/${m.merchantId}/compat`, { form: { csrf, compat: 'both' } }))
-        .status,
-    ).toBe(400);
-    expect((await describeMerchants(h.rt)).find((x) => x.merchantId === m.merchantId)?.compat).toBe('none');
-
-    const set = await admin.request(`/admin/merchants/${m.merchantId}/compat`, {
-      form: { csrf, compat: 'xpay' },
-    });
-    expect(set.status).toBe(303);
-    expect(set.headers.get('location')).toBe('/admin/merchants?done=compat');
-    expect((await describeMerchants(h.rt)).find((x) => x.merchantId === m.merchantId)?.compat).toBe('xpay');
-    expect(row((await viewer.page('/admin/merchants')).html)).toContain('data-compat="xpay"');
-    const back = await admin.request(`/admin/merchants/${m.merchantId}/compat`, {
-      form: { csrf, compat: 'none' },
-    });
-    expect(back.headers.get('location')).toBe('/admin/merchants?done=compatLeft');
-    expect((await admin.page('/admin/merchants?done=compatLeft')).html).toContain(
-      'rotate it before it signs',
-    );
-  });
-
-  it('creates a merchant in XPay mode', async () => {
-    const csrf = admin.csrfOf((await admin.page('/admin/merchants')).html);
-    const res = await admin.request('/admin/merchants', {
-      form: { csrf, kind: 'V3', name: 'XPay shop', compat: 'xpay' },
-    });
-    expect(res.status).toBe(200);
-    expect(await res.text()).toContain('<dt>Compatibility</dt><dd class="mono">XPay</dd>');
-    expect((await describeMerchants(h.rt)).find((x) => x.name === 'XPay shop')?.compat).toBe('xpay');
   });
 
   it('refuses to disable a merchant without the tick, then disables it with it', async () => {
