@@ -2,7 +2,7 @@ import { applyOrderTransitions, findOrderByMerchantOrderId } from '../../src/db/
 import type { Order, OrderTransaction } from '../../src/domain/order.ts';
 import { type OrderEvent, transition } from '../../src/domain/order-state.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
-import type { Harness } from '../helpers/harness.ts';
+import { type Harness, makeHarness } from '../helpers/harness.ts';
 
 /** A collection created through the signed API, with the parts of its paymentUrl a test needs. */
 export interface CheckoutOrder {
@@ -103,3 +103,14 @@ export function payInFull(h: Harness, o: CheckoutOrder, txid: string, confirmati
     }),
   });
 }
+
+/** The checkout route tests' starting point: a fresh harness, a V3 merchant and its open 12 USDC collection C-1 on ETH. */
+export async function openCheckout(): Promise<{ h: Harness; m: MerchantCreated; o: CheckoutOrder }> {
+  const h = await makeHarness();
+  const m = await h.merchant('V3');
+  const o = await createCheckoutOrder(h, m, { chain: 'ETH', symbol: 'USDC', amount: '12', orderId: 'C-1' });
+  return { h, m, o };
+}
+
+/** Moves the clock past the checkout rate-limit window, so the next test request is admitted. */
+export const nextSecond = (h: Harness) => h.clock.advance(1000);
