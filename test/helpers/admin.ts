@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { Hono } from 'hono';
 import pino from 'pino';
+import { mountAdminDashboard } from '../../src/admin/dashboard.ts';
 import type { Db } from '../../src/db/client.ts';
 import { recordScan } from '../../src/db/repositories/chain-scan.ts';
 import { findOrderById } from '../../src/db/repositories/orders.ts';
@@ -11,7 +12,7 @@ import { transition } from '../../src/domain/order-state.ts';
 import { newId } from '../../src/lib/ids.ts';
 import type { Logger } from '../../src/lib/logger.ts';
 import { createAdminUser } from '../../src/services/admin-accounts.ts';
-import type { Harness } from './harness.ts';
+import { type Harness, makeHarness } from './harness.ts';
 
 /** A cookie jar and request helper over an in-process app, as a browser without JavaScript would use it. */
 export interface AdminClient {
@@ -225,4 +226,31 @@ export function sectionOf(html: string, id: string): string {
   const found = new RegExp(`<section class="card" id="${id}">([\\s\\S]*?)</section>`).exec(html);
   if (!found) throw new Error(`no section #${id}`);
   return found[1] as string;
+}
+
+/**
+ * The dashboard in process (app.request) on a migrated database, behind a trusted proxy, with
+ * ADMIN_USER and VIEWER_USER created (not signed in).
+ */
+export async function openDashboard(): Promise<Harness> {
+  const h = await makeHarness({ trustProxy: true });
+  mountAdminDashboard(h.app, h.rt);
+  await createAdminUser(h.rt, { ...ADMIN_USER, role: 'admin' });
+  await createAdminUser(h.rt, { ...VIEWER_USER, role: 'viewer' });
+  return h;
+}
+
+let lastAddress = 0;
+
+/**
+ * An admin client whose requests come from a client address of its own (X-Forwarded-For, trusted
+ * by openDashboard's harness), so the per-address sign-in limit meets each client alone.
+ */
+export function clientOfItsOwnAddress(app: Pick<Hono, 'request'>): AdminClient {
+  const c = adminClient(app);
+  const address = { 'x-forwarded-for': `198.51.100.${++lastAddress}` };
+  const request = c.request.bind(c);
+  c.request = (path, init = {}) =>
+    request(path, { ...init, headers: { ...address, ...(init.headers as object) } });
+  return c;
 }
