@@ -1,5 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { type FaultRule, type ProxyCall, type RuleHandle, readCall, ruleBook } from './fault-rules.ts';
+
+export type { Fault, FaultRule, ProxyCall, RuleHandle } from './fault-rules.ts';
 
 /**
  * A fault-injecting HTTP proxy in front of one upstream node (anvil's JSON-RPC, the fake TRON
@@ -15,64 +18,9 @@ import type { Socket } from 'node:net';
  * connection resets, hanging, a dropped answer after the upstream acted (the "did my broadcast go
  * out?" case), a held request or answer released on demand (to freeze a client at an exact point),
  * a replaced JSON-RPC result or error (a lagging backend that does not know a transaction, a node
- * serving another chain id), and a rewritten JSON answer for REST nodes (a stale block).
+ * serving another chain id), and a rewritten JSON answer for REST nodes (a stale block). The rules
+ * and faults are in fault-rules.ts.
  */
-
-/** One request as the rules see it. */
-export interface ProxyCall {
-  /** The endpoint name ('default' for the bare URL). */
-  endpoint: string;
-  /** HTTP path after the endpoint prefix. */
-  path: string;
-  /** JSON-RPC method, or the path for other requests. */
-  method: string;
-  /** JSON-RPC params, or the parsed JSON body for other requests (undefined when not JSON). */
-  params: unknown;
-}
-
-export type Fault =
-  /** Forwarded after a delay. */
-  | { kind: 'latency'; ms: number }
-  /** Answered with this HTTP status without reaching the upstream. */
-  | { kind: 'status'; status: number; retryAfterSeconds?: number; body?: string }
-  /** Forwarded; the answer is cut in the middle of its body (content-length promises more). */
-  | { kind: 'truncate' }
-  /** Answered 200 with a body that is not JSON, without reaching the upstream. */
-  | { kind: 'malformed' }
-  /** The connection is reset without an answer, the request never reaches the upstream. */
-  | { kind: 'reset' }
-  /** Never answered (the client's timeout must fire). */
-  | { kind: 'hang' }
-  /** Forwarded, so the upstream acts on it, then the connection is reset: the answer is lost. */
-  | { kind: 'drop-response' }
-  /** Held until `release()`: before forwarding (`request`) or after, with the answer withheld (`response`). */
-  | { kind: 'hold'; phase?: 'request' | 'response' }
-  /** Forwarded; the JSON-RPC result is replaced (a function gets the upstream's result). */
-  | { kind: 'result'; result: unknown | ((upstream: unknown, call: ProxyCall) => unknown) }
-  /** Forwarded; the whole JSON answer is replaced (REST nodes: a stale block, an empty lookup). */
-  | { kind: 'rewrite'; body: (upstream: unknown, call: ProxyCall) => unknown }
-  /** Answered with a JSON-RPC error, without reaching the upstream. */
-  | { kind: 'rpc-error'; code: number; message: string };
-
-export interface FaultRule {
-  /** Only requests to this endpoint (default: every endpoint). */
-  endpoint?: string;
-  /** Only this JSON-RPC method or path suffix (a RegExp is tested against the method). */
-  method?: string | RegExp;
-  /** Any further condition. */
-  match?: (call: ProxyCall) => boolean;
-  /** Let this many matching requests through untouched first. */
-  after?: number;
-  /** Apply to this many matching requests, then stop (default: until removed). */
-  times?: number;
-  fault: Fault;
-}
-
-/** A rule once added: how often it fired, and a way to take it out. */
-export interface RuleHandle {
-  readonly fired: number;
-  remove(): void;
-}
 
 export interface FaultProxy {
   /** The default endpoint's URL. */
@@ -102,37 +50,12 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-interface ActiveRule extends FaultRule {
-  seen: number;
-  fired: number;
-  removed: boolean;
-}
-
-const ENDPOINT_PREFIX = /^\/~([A-Za-z0-9_-]+)(\/.*)?$/;
-
-function describe(path: string, body: string): { method: string; params: unknown; id: unknown } {
-  try {
-    const parsed = JSON.parse(body) as { jsonrpc?: string; method?: string; params?: unknown; id?: unknown };
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && typeof parsed.method === 'string')
-      return { method: parsed.method, params: parsed.params, id: parsed.id };
-    return { method: path, params: parsed, id: undefined };
-  } catch {
-    return { method: path, params: undefined, id: undefined };
-  }
-}
-
-function methodMatches(rule: FaultRule, call: ProxyCall): boolean {
-  if (rule.method === undefined) return true;
-  if (rule.method instanceof RegExp) return rule.method.test(call.method);
-  return call.method === rule.method || call.path.endsWith(rule.method);
-}
-
 /**
  * Starts a fault proxy in front of `target` (an http URL) on a free port of 127.0.0.1; with
  * `down`, its port is closed from the start (connections refused until `up()`).
  */
 export async function startFaultProxy(target: string, options: { down?: boolean } = {}): Promise<FaultProxy> {
-  const rules: ActiveRule[] = [];
+  const rules = ruleBook();
   const calls: ProxyCall[] = [];
   let waiting: (() => void)[] = [];
   const state = { hits: 0, held: 0, listening: false };
@@ -160,34 +83,15 @@ export async function startFaultProxy(target: string, options: { down?: boolean 
     };
   };
 
-  const pick = (call: ProxyCall): Fault | null => {
-    for (const rule of rules) {
-      if (rule.removed) continue;
-      if (rule.endpoint !== undefined && rule.endpoint !== call.endpoint) continue;
-      if (!methodMatches(rule, call)) continue;
-      if (rule.match && !rule.match(call)) continue;
-      rule.seen++;
-      if (rule.seen <= (rule.after ?? 0)) continue;
-      if (rule.times !== undefined && rule.fired >= rule.times) continue;
-      rule.fired++;
-      return rule.fault;
-    }
-    return null;
-  };
-
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     state.hits++;
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks);
-    const url = req.url ?? '/';
-    const prefixed = ENDPOINT_PREFIX.exec(url);
-    const endpoint = prefixed ? (prefixed[1] as string) : 'default';
-    const path = prefixed ? (prefixed[2] ?? '/') : url;
-    const described = describe(path, body.toString('utf8'));
-    const call: ProxyCall = { endpoint, path, method: described.method, params: described.params };
+    const { call, id } = readCall(req.url ?? '/', body.toString('utf8'));
+    const { path } = call;
     calls.push(call);
-    const fault = pick(call);
+    const fault = rules.pick(call);
     const send = (status: number, contentType: string, payload: Buffer | string, extra = {}) =>
       res.writeHead(status, { 'content-type': contentType, ...extra }).end(payload);
 
@@ -211,7 +115,7 @@ export async function startFaultProxy(target: string, options: { down?: boolean 
           'application/json',
           JSON.stringify({
             jsonrpc: '2.0',
-            id: described.id ?? null,
+            id: id ?? null,
             error: { code: fault.code, message: fault.message },
           }),
         );
@@ -279,18 +183,7 @@ export async function startFaultProxy(target: string, options: { down?: boolean 
   const base = `http://127.0.0.1:${port}`;
   if (options.down) await stop();
 
-  const add = (rule: FaultRule): RuleHandle => {
-    const active: ActiveRule = { ...rule, seen: 0, fired: 0, removed: false };
-    rules.push(active);
-    return {
-      get fired() {
-        return active.fired;
-      },
-      remove() {
-        active.removed = true;
-      },
-    };
-  };
+  const add = (rule: FaultRule): RuleHandle => rules.add(rule);
   const release = () => {
     const go = waiting;
     waiting = [];
@@ -319,17 +212,17 @@ export async function startFaultProxy(target: string, options: { down?: boolean 
       });
     },
     release() {
-      for (const r of rules) if (r.fault.kind === 'hold') r.removed = true;
+      rules.remove((r) => r.fault.kind === 'hold');
       release();
     },
     clear() {
-      for (const r of rules) r.removed = true;
+      rules.remove();
       release();
     },
     down: stop,
     up: () => (state.listening ? Promise.resolve() : listen(port)),
     close: () => {
-      for (const r of rules) r.removed = true;
+      rules.remove();
       waiting = [];
       return stop();
     },
