@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { afterEach } from 'vitest';
 
 /** One request the receiver got, with the exact body text. */
 export interface Received {
@@ -151,4 +152,17 @@ function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Registers the closing of every receiver a test opened; returns the function that opens them. */
+export function useReceivers(): (port?: number) => Promise<Receiver> {
+  const open: Receiver[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((r) => r.close()));
+  });
+  return async (port) => {
+    const r = await startReceiver(port);
+    open.push(r);
+    return r;
+  };
 }

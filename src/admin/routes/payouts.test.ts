@@ -19,8 +19,8 @@ import { mountAdminDashboard } from '../dashboard.ts';
 
 /**
  * The payouts page in process: payouts awaiting approval (approve, reject with a reason), payouts
- * held as stuck (what Kassa knows; retry, fail with a reason), signing paused and resumed per
- * chain, the queue. Every decision is a POST with the CSRF field, for admins only, logged with the
+ * held as stuck (what Kassa knows; retry, fail with a reason), the queue (signing paused per chain
+ * is payouts-signing.test.ts). Every decision is a POST with the CSRF field, for admins only, logged with the
  * operator's email; a refused one answers 4xx and changes nothing.
  */
 let h: Harness;
@@ -281,31 +281,5 @@ describe('the payouts page', () => {
       back: 'https://evil.example/',
     });
     expect(elsewhere.headers.get('location')).toBe('/admin/payouts?done=approved');
-  });
-});
-
-describe('signing per chain', () => {
-  it('pauses and resumes one chain or every chain, and shows the state', async () => {
-    const csrf = admin.csrfOf((await admin.page('/admin/payouts')).html);
-    const pause = await admin.request('/admin/payouts/pause', { form: { csrf, chain: 'TRON' } });
-    expect(pause.status).toBe(303);
-    expect(pause.headers.get('location')).toBe('/admin/payouts?done=paused');
-    expect(await pausedChains(h.rt)).toEqual(new Set(['TRON']));
-    const page = (await admin.page('/admin/payouts')).html;
-    expect(page).toMatch(/data-chain="TRON" data-paused="yes"/);
-    expect(page).toMatch(/data-chain="ETH" data-paused="no"/);
-    expect(page).toContain('Signing is paused on TRON: their queue waits.');
-    expect(page).toContain('action="/admin/payouts/resume"');
-
-    await admin.request('/admin/payouts/pause', { form: { csrf } });
-    expect((await pausedChains(h.rt)).size).toBe(6);
-    await admin.request('/admin/payouts/resume', { form: { csrf, chain: 'ETH' } });
-    expect(await pausedChains(h.rt)).not.toContain('ETH');
-    expect((await admin.request('/admin/payouts/pause', { form: { csrf, chain: 'BTC' } })).status).toBe(400);
-    await admin.request('/admin/payouts/resume', { form: { csrf } });
-    expect(await pausedChains(h.rt)).toEqual(new Set());
-    expect(logs.lines).toContainEqual(
-      expect.objectContaining({ msg: 'dashboard: payouts paused', admin: 'ops@shop.example', chain: 'TRON' }),
-    );
   });
 });
