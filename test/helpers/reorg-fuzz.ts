@@ -1,6 +1,5 @@
 import type { ChainAdapter } from '../../src/chains/port.ts';
 import { createAdapters } from '../../src/chains/registry.ts';
-import { getCursor, transfersOfChain } from '../../src/db/repositories/chain-scan.ts';
 import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
 import { chainCursors } from '../../src/db/schema/chain-cursors.ts';
 import { webhookEvents } from '../../src/db/schema/webhook-events.ts';
@@ -10,10 +9,9 @@ import { expireOrders } from '../../src/services/expire-orders.ts';
 import { hookedAdapter } from './hooked-adapter.ts';
 import { onePoll } from './poll.ts';
 import type { FuzzChain } from './reorg-fuzz-chain.ts';
-import { type Plan, type Sent, verifyReorgInvariant } from './reorg-fuzz-invariant.ts';
+import { type Sent, verifyReorgInvariant } from './reorg-fuzz-invariant.ts';
 import { planOrders } from './reorg-fuzz-orders.ts';
-
-export type { FuzzChain, FuzzToken } from './reorg-fuzz-chain.ts';
+import { fuzzReorgs } from './reorg-fuzz-reorgs.ts';
 
 /*
  * A randomized test of the scanner against reorganisations (issue 19), shared by the anvil and the
@@ -111,7 +109,6 @@ export async function runReorgFuzz(make: () => Promise<FuzzChain>, options: Fuzz
       int,
       chance,
     );
-    const planOf = new Map(plans.map((p) => [p.orderId, p]));
 
     const sent: Sent[] = [];
     // the devnet's own set-up (deployments, funding) is never reorganised away
@@ -123,40 +120,18 @@ export async function runReorgFuzz(make: () => Promise<FuzzChain>, options: Fuzz
     const outageUntil = options.outageFromStart ? Math.floor(stats.actions / 2) : -1;
     let everScanned = false;
 
-    /** The highest block Kassa has taken as final: no reorganisation may reach it. */
-    const kassaFinal = (passFinal = -1): number => {
-      const cursor = getCursor(db, c.chain);
-      const finals = transfersOfChain(db, c.chain)
-        .filter((t) => t.status === 'final')
-        .map((t) => t.blockNum);
-      return Math.max(passFinal, cursor?.finalHeight ?? -1, ...finals);
-    };
-    const allowedDepth = async (passFinal = -1): Promise<number> => {
-      const head = await c.head();
-      const final = kassaFinal(passFinal);
-      const kassaLimit = head - Math.max(final, setUp);
-      return Math.min(kassaLimit, await c.reorgLimit(), 16);
-    };
-    const repaid = new Set<string>();
-    const reorg = async (depth: number, where: string) => {
-      const keepRate = random();
-      await c.reorg(depth, () => random() < keepRate, random);
-      stats.reorgs++;
-      if (depth > c.confirmations) stats.deepReorgs++;
-      log.push(`${where}: reorg depth ${depth} (keep ${keepRate.toFixed(2)})`);
-      // A customer whose payment vanished for good sometimes pays it again.
-      for (const s of [...sent]) {
-        if (!repaid.has(s.txid) && (await c.locate(s.txid)) === null && !repaid.has(s.txid)) {
-          repaid.add(s.txid);
-          stats.dropped++;
-          const plan = planOf.get(s.orderId) as Plan;
-          if (chance(0.6)) {
-            queue.push({ symbol: s.symbol, amountBase: s.amountBase, plan });
-            log.push(`  ${s.txid} vanished: ${s.orderId} pays ${s.amountBase} ${s.symbol} again`);
-          }
-        }
-      }
-    };
+    const { allowedDepth, reorg } = fuzzReorgs({
+      c,
+      db,
+      setUp,
+      random,
+      chance,
+      stats,
+      log,
+      sent,
+      queue,
+      plans,
+    });
 
     /** One poll of the worker: a scan pass, then the expiry job. */
     const pass = async (mode: { killAt?: number; reorgAt?: number; mustSucceed?: boolean } = {}) => {
@@ -321,23 +296,4 @@ export async function runReorgFuzz(make: () => Promise<FuzzChain>, options: Fuzz
   } finally {
     await c.close();
   }
-}
-
-/**
- * Runs the fixed seeds of a CI test one after the other (every third with the RPC down from the
- * first start) and says which of the things the invariant is about the schedules never exercised:
- * an empty list when they found reorganisations at a checkpoint, made ones deeper than the
- * confirmation count and inside a pass, rolled an order back, killed the worker, and started down.
- */
-export async function runReorgFuzzSeeds(
-  make: () => Promise<FuzzChain>,
-  seeds: number[],
-): Promise<{ stats: FuzzStats[]; unexercised: string[] }> {
-  const stats: FuzzStats[] = [];
-  for (const seed of seeds) stats.push(await runReorgFuzz(make, { seed, outageFromStart: seed % 3 === 0 }));
-  const total = (k: keyof FuzzStats) => stats.reduce((sum, s) => sum + Number(s[k]), 0);
-  const wanted: (keyof FuzzStats)[] = ['kassaReorgs', 'deepReorgs', 'reorgsInPass', 'reverted', 'kills'];
-  const unexercised = wanted.filter((k) => total(k) === 0) as string[];
-  if (!stats.some((s) => s.outageFromStart)) unexercised.push('outageFromStart');
-  return { stats, unexercised };
 }
