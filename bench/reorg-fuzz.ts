@@ -12,7 +12,8 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { type FuzzChain, type FuzzStats, runReorgFuzz } from '../test/helpers/reorg-fuzz.ts';
+import { type FuzzStats, runReorgFuzz } from '../test/helpers/reorg-fuzz.ts';
+import type { FuzzChain } from '../test/helpers/reorg-fuzz-chain.ts';
 import { evmFuzzChain } from '../test/helpers/reorg-fuzz-evm.ts';
 import { tronFuzzChain } from '../test/helpers/reorg-fuzz-tron.ts';
 

@@ -1,154 +1,24 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { Address } from 'viem';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mountAdminDashboard } from '../../src/admin/dashboard.ts';
-import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
-import { attemptsOfOrder } from '../../src/db/repositories/payouts.ts';
-import { listWebhookEvents } from '../../src/db/repositories/webhook-log.ts';
-import { tokenBalance } from '../../src/devnet/evm/tokens.ts';
-import type { Order } from '../../src/domain/order.ts';
-import { createAdminUser } from '../../src/services/admin-accounts.ts';
-import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
-import { listOperatorPayouts } from '../../src/services/manage-payouts.ts';
-import { chainJobs } from '../../workers/jobs/chain-jobs.ts';
-import { webhookJobs } from '../../workers/jobs/deliver-webhooks.ts';
-import { startWorker, type Worker } from '../../workers/main.ts';
-import { followRealTime, launchBrowser, type Served, serveApp, watchProblems } from '../helpers/browser.ts';
-import { type EvmWorld, evmWorld, spendHotWalletNonce } from '../helpers/evm-chain.ts';
-import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.ts';
-import { body } from '../helpers/harness.ts';
-import { type Receiver, startReceiver } from '../helpers/webhook-receiver.ts';
+import { ADMIN_USER as ADMIN, VIEWER_USER as VIEWER } from '../helpers/admin.ts';
+import { useDashboardShop } from '../helpers/dashboard-shop.ts';
 
 /**
  * The dashboard in real Chromium against a real shop: a collection paid on anvil and a payout sent
  * from the hot wallet, both moved only by the real worker (scanner, payouts, webhook delivery to a
- * real receiver). Sign-in, refusals, every page on a desktop and a phone, search by txid, resend;
- * payouts above the approval threshold approved (then signed and paid on anvil by the worker) or
- * rejected, and a payout held because its nonce was spent elsewhere retried from the page. The
- * chain is reached through a fault proxy, which holds a broadcast for that last case.
+ * real receiver). Sign-in, refusals, every page on a desktop and a phone, search by txid, resend.
+ * (Payouts waiting for the operator: dashboard-payouts.browser.test.ts.)
  */
-const ADMIN = { email: 'ops@shop.example', password: 'correct horse battery' };
-const VIEWER = { email: 'look@shop.example', password: 'staple paper clip' };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
-let w: EvmWorld;
-let proxy: FaultProxy;
-let served: Served;
-let worker: Worker;
-let receiver: Receiver;
-let stopClock: () => void;
-let browser: Browser;
-let m: MerchantCreated;
-let paid: Order;
-let txid: string;
-let payout: Order;
-
-async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, what: string, timeout = 20_000) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** The id of the paid order's ORDER_SUCCESS event. */
-const successEventId = () =>
-  listWebhookEvents(w.h.db, { order: paid.id, limit: 10 }).find((e) => e.notifyType === 'ORDER_SUCCESS')?.id;
-
-const orderNow = (orderId: string) => findOrderByMerchantOrderId(w.h.db, m.merchantId, orderId) as Order;
-
-beforeAll(async () => {
-  w = await evmWorld(['POLYGON'], {
-    confirmations: 2,
-    rpc: async (_chain, url) => {
-      proxy = await startFaultProxy(url);
-      return [proxy.url];
-    },
-    overrides: {
-      payouts: { limits: { approvalAbove: { USDC: '10' } } },
-      // every sign-in here comes from 127.0.0.1; the per-address limit has its own in-process test
-      admin: { signInPerAddress: { limit: 50, windowSeconds: 900 } },
-    },
-  });
-  stopClock = followRealTime(w.h.clock);
-  receiver = await startReceiver();
-  mountAdminDashboard(w.h.app, w.h.rt);
-  served = await serveApp(w.h.app);
-  worker = await startWorker(w.h.rt, [chainJobs, webhookJobs]);
-  await createAdminUser(w.h.rt, { ...ADMIN, role: 'admin' });
-  await createAdminUser(w.h.rt, { ...VIEWER, role: 'viewer' });
-  m = await w.h.merchant('V3', receiver.url);
-  w.h.clock.advance(1100);
-
-  const created = await body<{ address: string }>(
-    await w.h.post('/v1/order/createCollection', m, {
-      amount: '42.5',
-      symbol: 'USDC',
-      chain: 'POLYGON',
-      orderId: 'INV-1042',
-    }),
-  );
-  txid = await w.pay('POLYGON', 'USDC', created.data.address, 42_500_000n);
-  await w.mine('POLYGON', 3);
-  paid = await until(
-    () => orderNow('INV-1042'),
-    (o) => o.status === 'SUCCESS',
-    'the collection to succeed',
-  );
-
-  const p = await w.h.post('/v1/order/createPayout', m, {
-    amount: '3.25',
-    symbol: 'USDC',
-    chain: 'POLYGON',
-    orderId: 'PAY-7',
-    receiveAddress: '0x1111111111111111111111111111111111111111',
-  });
-  expect(p.status).toBe(200);
-  payout = await until(
-    () => orderNow('PAY-7'),
-    (o) => o.status === 'PENDING_CONFIRMATION',
-    'the payout to be sent and mined',
-  );
-  await receiver.waitFor(3);
-  browser = await launchBrowser();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await worker?.stop();
-  await served?.close();
-  await receiver?.close();
-  stopClock?.();
-  await proxy?.close();
-  await w?.close();
-});
-
-async function signedIn(user: typeof ADMIN, options: Parameters<Browser['newContext']>[0] = {}) {
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    locale: 'en-US',
-    ...options,
-  });
-  const page = await context.newPage();
-  const problems = watchProblems(page);
-  await page.goto(`${served.url}/admin`);
-  await page.fill('#email', user.email);
-  await page.fill('#password', user.password);
-  await Promise.all([page.waitForURL(`${served.url}/admin`), page.click('button[type=submit]')]);
-  return { context, page, problems };
-}
-
-const text = (page: Page, selector: string) =>
-  // biome-ignore lint/performance/useDomNodeTextContent: what a person reads is what counts
-  page.locator(selector).first().innerText();
+const s = useDashboardShop();
+const { until, successEventId, orderNow, signedIn, text } = s;
 
 describe('signing in', () => {
   it('refuses a wrong password with the reason, then signs in with the right one', async () => {
-    const context = await browser.newContext();
+    const context = await s.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${served.url}/admin/orders`);
+    await page.goto(`${s.served.url}/admin/orders`);
     expect(new URL(page.url()).pathname).toBe('/admin/login');
     await page.fill('#email', ADMIN.email);
     await page.fill('#password', 'not my password at all');
@@ -159,15 +29,15 @@ describe('signing in', () => {
     expect(refused.status()).toBe(401);
     expect(await text(page, '#sign-in-error')).toBe('That email and password do not match an account.');
     await page.fill('#password', ADMIN.password);
-    await Promise.all([page.waitForURL(`${served.url}/admin/orders`), page.click('button[type=submit]')]);
+    await Promise.all([page.waitForURL(`${s.served.url}/admin/orders`), page.click('button[type=submit]')]);
     expect(await text(page, 'h1')).toBe('Orders');
     await context.close();
   });
 
   it('refuses a form whose CSRF token was taken out, and changes nothing', async () => {
     const { context, page } = await signedIn(ADMIN);
-    await page.goto(`${served.url}/admin/merchants`);
-    const form = page.locator(`form[action="/admin/merchants/${m.merchantId}/callback"]`);
+    await page.goto(`${s.served.url}/admin/merchants`);
+    const form = page.locator(`form[action="/admin/merchants/${s.m.merchantId}/callback"]`);
     await form.locator('input[name=url]').fill('https://evil.example/hook');
     await form.evaluate((f) => f.querySelector('input[name=csrf]')?.remove());
     const [refused] = await Promise.all([
@@ -178,8 +48,8 @@ describe('signing in', () => {
     expect(await text(page, '[role=alert]')).toContain(
       'This form is out of date or did not come from this dashboard.',
     );
-    await page.goto(`${served.url}/admin/merchants`);
-    expect(await form.locator('input[name=url]').inputValue()).toBe(receiver.url);
+    await page.goto(`${s.served.url}/admin/merchants`);
+    expect(await form.locator('input[name=url]').inputValue()).toBe(s.receiver.url);
     await context.close();
   });
 });
@@ -213,8 +83,8 @@ describe('an admin', () => {
   });
 
   it('sees the payout in the queue with the transaction the worker signed, and nothing waiting for a decision', async () => {
-    await page.goto(`${served.url}/admin/payouts`);
-    const row = page.locator(`#payouts tr[data-order="${payout.id}"]`);
+    await page.goto(`${s.served.url}/admin/payouts`);
+    const row = page.locator(`#payouts tr[data-order="${s.payout.id}"]`);
     const sent = orderNow('PAY-7');
     // Sent and mined in one block; no block is mined after it, so it waits for its 2 confirmations.
     expect(sent.status).toBe('PENDING_CONFIRMATION');
@@ -223,24 +93,24 @@ describe('an admin', () => {
     expect(await text(page, '#approval')).toContain('No payout waits for approval.');
     expect(await text(page, '#held')).toContain('No payout is held.');
     expect(await page.locator('.notyet').count()).toBe(0);
-    await page.goto(`${served.url}/admin/orders/${payout.id}`);
+    await page.goto(`${s.served.url}/admin/orders/${s.payout.id}`);
     expect(await page.locator('#attempts tbody tr').count()).toBe(1);
     expect(await page.locator(`#attempts [title="${sent.transaction?.txid}"]`).count()).toBe(1);
   });
 
   it('finds the paid order by its txid from the search box and opens it', async () => {
-    await page.goto(`${served.url}/admin/orders`);
-    await page.fill('#f-q', txid.toUpperCase().replace('0X', '0x'));
+    await page.goto(`${s.served.url}/admin/orders`);
+    await page.fill('#f-q', s.txid.toUpperCase().replace('0X', '0x'));
     await Promise.all([page.waitForURL(/\/admin\/orders\?q=/), page.press('#f-q', 'Enter')]);
     const rows = page.locator('#orders tbody tr');
     expect(await rows.count()).toBe(1);
     await Promise.all([
-      page.waitForURL(`${served.url}/admin/orders/${paid.id}`),
+      page.waitForURL(`${s.served.url}/admin/orders/${s.paid.id}`),
       rows.locator('a').first().click(),
     ]);
     expect(await text(page, 'h1')).toContain('Order INV-1042');
     expect(await text(page, 'h1 .badge')).toBe('Success');
-    expect(await page.locator(`#transfers [title="${txid}"]`).count()).toBe(1);
+    expect(await page.locator(`#transfers [title="${s.txid}"]`).count()).toBe(1);
     // The scanner may see the payment covered and final in one pass: Success is the last status.
     const statuses = await page.locator('ol.timeline li[data-kind=status]').allInnerTexts();
     expect(statuses.at(-1)).toContain('Status: Success');
@@ -251,15 +121,15 @@ describe('an admin', () => {
   });
 
   it('resends a webhook and sees the new attempt with its status code', async () => {
-    await page.goto(`${served.url}/admin/orders/${paid.id}`);
+    await page.goto(`${s.served.url}/admin/orders/${s.paid.id}`);
     const success = page.locator(`.event[data-event="${successEventId()}"]`);
     const attempts = success.locator('tr.attempt');
     const before = await attempts.count();
     expect(before).toBeGreaterThanOrEqual(1);
-    const received = receiver.received.length;
+    const received = s.receiver.received.length;
     await Promise.all([page.waitForURL(/done=resent/), success.locator('form button').click()]);
     expect(await text(page, '[role=status]')).toContain('The webhook is queued again');
-    await receiver.waitFor(received + 1);
+    await s.receiver.waitFor(received + 1);
     await until(
       async () => {
         await page.reload();
@@ -273,19 +143,19 @@ describe('an admin', () => {
   });
 
   it('reads the dashboard in Chinese once asked, on every following page', async () => {
-    await page.goto(`${served.url}/admin?lang=zh`);
+    await page.goto(`${s.served.url}/admin?lang=zh`);
     expect(await text(page, 'h1')).toBe('概览');
     await page.click('nav.sections >> text=订单');
     expect(await text(page, 'h1')).toBe('订单');
     expect(await page.locator('html').getAttribute('lang')).toBe('zh-CN');
-    await page.goto(`${served.url}/admin?lang=en`);
+    await page.goto(`${s.served.url}/admin?lang=en`);
   });
 
   it('sees the overview refresh itself when a new order comes in', async () => {
-    await page.goto(`${served.url}/admin`);
+    await page.goto(`${s.served.url}/admin`);
     const tile = page.locator('.tile').first().locator('strong');
     const before = Number(await tile.textContent());
-    await w.h.post('/v1/order/createCollection', m, {
+    await s.w.h.post('/v1/order/createCollection', s.m, {
       amount: '1',
       symbol: 'USDT',
       chain: 'POLYGON',
@@ -305,7 +175,7 @@ describe('an admin', () => {
 describe('a viewer', () => {
   it('sees no action and is refused one sent anyway (403), changing nothing', async () => {
     const { context, page } = await signedIn(VIEWER);
-    await page.goto(`${served.url}/admin/webhooks`);
+    await page.goto(`${s.served.url}/admin/webhooks`);
     expect(await page.locator('#events tbody tr').count()).toBeGreaterThan(0);
     expect(await page.locator('button', { hasText: 'Resend' }).count()).toBe(0);
     const eventId = (await page.locator('#events tbody tr').first().getAttribute('data-event')) as string;
@@ -325,192 +195,8 @@ describe('a viewer', () => {
     expect(refused.status()).toBe(403);
     await page.waitForLoadState('load');
     expect(await text(page, '[role=alert]')).toContain('Your role is viewer');
-    await page.goto(`${served.url}/admin/webhooks`);
+    await page.goto(`${s.served.url}/admin/webhooks`);
     expect(await page.locator(`tr[data-event="${eventId}"] td`).nth(4).textContent()).toBe(attemptsBefore);
-    await context.close();
-  });
-});
-
-describe('payouts that wait for the operator', () => {
-  const BIG_TO = '0x2222222222222222222222222222222222222222' as Address;
-  const HELD_TO = '0x3333333333333333333333333333333333333333' as Address;
-  const received = (to: Address) => {
-    const c = w.devnet.get('POLYGON');
-    return tokenBalance(c.client, c.tokens.USDC.address, to);
-  };
-  const awaiting = async () =>
-    (await listOperatorPayouts(w.h.rt, { awaitingApproval: true })).map((p) => p.orderId).sort();
-
-  beforeAll(async () => {
-    await w.h.fund(m, 'POLYGON', 'USDC', '100');
-    for (const [orderId, amount] of [
-      ['PAY-BIG', '12'],
-      ['PAY-NO', '11'],
-    ] as const) {
-      const res = await body(
-        await w.h.post('/v1/order/createPayout', m, {
-          amount,
-          symbol: 'USDC',
-          chain: 'POLYGON',
-          orderId,
-          receiveAddress: BIG_TO,
-        }),
-      );
-      expect(res.code).toBe(200);
-      expect(orderNow(orderId)).toMatchObject({ status: 'INIT', reason: 'Waiting for approval.' });
-    }
-  });
-
-  it('shows a viewer the payouts awaiting approval without a button, and refuses a forged approval (403)', async () => {
-    const { context, page } = await signedIn(VIEWER);
-    await page.goto(`${served.url}/admin/payouts`);
-    const big = orderNow('PAY-BIG');
-    expect(await page.locator('#approval tbody tr').count()).toBe(2);
-    expect(await page.locator('#approval button').count()).toBe(0);
-    const [refused] = await Promise.all([
-      page.waitForResponse((r) => r.request().method() === 'POST'),
-      page.evaluate((id) => {
-        const form = document.createElement('form');
-        form.method = 'post';
-        form.action = `/admin/payouts/${id}/approve`;
-        const csrf = document.querySelector('input[name=csrf]') as HTMLInputElement;
-        const confirm = Object.assign(document.createElement('input'), { name: 'confirm', value: 'yes' });
-        form.append(csrf.cloneNode(), confirm);
-        document.body.append(form);
-        form.submit();
-      }, big.id),
-    ]);
-    expect(refused.status()).toBe(403);
-    await page.waitForLoadState('load');
-    expect(await text(page, '[role=alert]')).toContain('Your role is viewer');
-    expect(await awaiting()).toEqual(['PAY-BIG', 'PAY-NO']);
-    expect(orderNow('PAY-BIG').status).toBe('INIT');
-    await context.close();
-  });
-
-  it('approves a payout that waits for approval and sees the real worker sign it and pay it on anvil', async () => {
-    const { context, page, problems } = await signedIn(ADMIN);
-    await page.goto(`${served.url}/admin/payouts`);
-    const row = page.locator(`#approval tr[data-order="${orderNow('PAY-BIG').id}"]`);
-    expect(await row.locator('td[data-label=Amount]').textContent()).toBe('12');
-    expect(await received(BIG_TO)).toBe(0n);
-    await row.locator('input[name=confirm]').check();
-    await Promise.all([
-      page.waitForURL(/done=approved/),
-      row.getByRole('button', { name: 'Approve' }).click(),
-    ]);
-    expect(await text(page, '[role=status]')).toContain('The payout is approved');
-    expect(await awaiting()).toEqual(['PAY-NO']);
-    await until(
-      () => orderNow('PAY-BIG').status,
-      (s) => s === 'PENDING_CONFIRMATION',
-      'the worker to sign and send the approved payout',
-    );
-    expect(await received(BIG_TO)).toBe(12_000_000n);
-    await w.mine('POLYGON', 3);
-    const paidOut = await until(
-      () => orderNow('PAY-BIG'),
-      (o) => o.status === 'SUCCESS',
-      'the approved payout to succeed',
-    );
-    await page.goto(`${served.url}/admin/orders/${paidOut.id}`);
-    expect(await page.locator('#holds tr[data-hold=approval]').getAttribute('data-resolution')).toBe(
-      'approved',
-    );
-    expect(
-      await page.locator('#ledger tbody tr').evaluateAll((rows) => rows.map((r) => r.dataset.kind)),
-    ).toEqual(['payout_freeze', 'payout_debit']);
-    expect(await received(BIG_TO)).toBe(12_000_000n);
-    expect(problems).toEqual([]);
-    await context.close();
-  });
-
-  it('rejects a payout with a reason: it ends Failed with it, and the merchant hears it', async () => {
-    const { context, page } = await signedIn(ADMIN);
-    await page.goto(`${served.url}/admin/payouts`);
-    const no = orderNow('PAY-NO');
-    const row = page.locator(`#approval tr[data-order="${no.id}"]`);
-    await row.locator('input[name=reason]').fill('not a customer we know');
-    const heard = receiver.received.length;
-    await Promise.all([
-      page.waitForURL(/done=rejected/),
-      row.getByRole('button', { name: 'Reject' }).click(),
-    ]);
-    expect(await text(page, '[role=status]')).toContain('The payout is rejected');
-    expect(orderNow('PAY-NO')).toMatchObject({ status: 'FAILED', reason: 'not a customer we know' });
-    expect(await page.locator('#approval tbody tr').count()).toBe(0);
-    await receiver.waitFor(heard + 1);
-    const told = receiver.received.slice(heard).map((r) => JSON.parse(r.body).data);
-    expect(told).toContainEqual(
-      expect.objectContaining({ orderId: 'PAY-NO', status: 'FAILED', reason: 'not a customer we know' }),
-    );
-    await context.close();
-  });
-
-  it('retries a payout held because its nonce was spent elsewhere: signed again in a new slot and paid once', async () => {
-    // nothing else may be broadcast meanwhile: the earlier payouts are final
-    await w.mine('POLYGON', 3);
-    await until(
-      () => orderNow('PAY-7').status,
-      (s) => s === 'SUCCESS',
-      'the first payout to succeed',
-    );
-    // the worker's broadcast of the new payout is held at the proxy while the hot wallet's key
-    // spends the same nonce elsewhere (the operator used the key by hand): Kassa cannot tell what
-    // spent it, so it holds the payout
-    proxy.add({ method: 'eth_sendRawTransaction', times: 1, fault: { kind: 'hold' } });
-    const res = await w.h.post('/v1/order/createPayout', m, {
-      amount: '2',
-      symbol: 'USDC',
-      chain: 'POLYGON',
-      orderId: 'PAY-HELD',
-      receiveAddress: HELD_TO,
-    });
-    expect(res.status).toBe(200);
-    await until(
-      () => proxy.held,
-      (n) => n === 1,
-      'the broadcast to be held',
-    );
-    const held = orderNow('PAY-HELD');
-    const [signed] = attemptsOfOrder(w.h.db, held.id);
-    await spendHotWalletNonce(w, 'POLYGON', signed?.nonce ?? 0);
-    proxy.release();
-    await until(
-      async () => (await listOperatorPayouts(w.h.rt, { stuck: true })).map((p) => p.orderId),
-      (ids) => ids.includes('PAY-HELD'),
-      'the payout to be held as stuck',
-    );
-
-    const { context, page } = await signedIn(ADMIN);
-    await page.goto(`${served.url}/admin/payouts`);
-    const row = page.locator(`#held [data-order="${held.id}"]`);
-    const shown = (await row.textContent()) ?? '';
-    expect(shown).toContain('was used by a transaction Kassa did not record');
-    expect(shown).toContain(`nonce ${signed?.nonce}`);
-    expect(await row.locator(`[title="${signed?.txHash}"]`).count()).toBe(1);
-    expect(await received(HELD_TO)).toBe(0n);
-    await row.locator('input[name=confirm]').check();
-    await Promise.all([
-      page.waitForURL(/done=retried/),
-      row.getByRole('button', { name: 'Retry in a new slot' }).click(),
-    ]);
-    expect(await text(page, '[role=status]')).toContain('signed again, in a new slot');
-    await until(
-      () => orderNow('PAY-HELD').status,
-      (s) => s === 'PENDING_CONFIRMATION',
-      'the worker to sign the payout again',
-    );
-    await w.mine('POLYGON', 3);
-    await until(
-      () => orderNow('PAY-HELD').status,
-      (s) => s === 'SUCCESS',
-      'the retried payout to succeed',
-    );
-    expect(await received(HELD_TO)).toBe(2_000_000n);
-    const attempts = attemptsOfOrder(w.h.db, held.id);
-    expect(attempts.map((a) => a.status)).toEqual(['dropped', 'final']);
-    expect(attempts[1]?.nonce).toBe((signed?.nonce ?? 0) + 1);
     await context.close();
   });
 });
@@ -521,17 +207,17 @@ describe('on a phone, and without JavaScript', () => {
     for (const path of [
       '',
       '/orders',
-      `/orders/${paid.id}`,
-      `/orders/${payout.id}`,
+      `/orders/${s.paid.id}`,
+      `/orders/${s.payout.id}`,
       '/payouts',
       '/money',
-      `/money/merchants/${m.merchantId}`,
+      `/money/merchants/${s.m.merchantId}`,
       '/merchants',
       '/webhooks',
       '/deposits',
       '/account',
     ]) {
-      await page.goto(`${served.url}/admin${path}`);
+      await page.goto(`${s.served.url}/admin${path}`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, path).toBeLessThanOrEqual(0);
     }
@@ -541,15 +227,15 @@ describe('on a phone, and without JavaScript', () => {
 
   it('signs in, searches and resends with JavaScript off', async () => {
     const { context, page } = await signedIn(ADMIN, { javaScriptEnabled: false });
-    await page.goto(`${served.url}/admin/orders?q=INV-1042`);
+    await page.goto(`${s.served.url}/admin/orders?q=INV-1042`);
     expect(await page.locator('#orders tbody tr').count()).toBe(1);
-    await page.goto(`${served.url}/admin/orders/${paid.id}`);
-    const received = receiver.received.length;
+    await page.goto(`${s.served.url}/admin/orders/${s.paid.id}`);
+    const received = s.receiver.received.length;
     await Promise.all([
       page.waitForURL(/done=resent/),
       page.locator(`.event[data-event="${successEventId()}"] form button`).click(),
     ]);
-    await receiver.waitFor(received + 1);
+    await s.receiver.waitFor(received + 1);
     await context.close();
   });
 });

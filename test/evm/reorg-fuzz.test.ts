@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { runReorgFuzzSeeds } from '../helpers/reorg-fuzz.ts';
 import { evmFuzzChain } from '../helpers/reorg-fuzz-evm.ts';
+import { runReorgFuzzSeeds } from '../helpers/reorg-fuzz-seeds.ts';
 
 /*
  * The randomized reorganisation test on anvil (issue 19), with fixed seeds so CI runs the same

@@ -4,7 +4,7 @@ import { startEvmDevnet } from '../../src/devnet/evm/devnet.ts';
 import { type ReorgTransaction, reorg } from '../../src/devnet/evm/reorg.ts';
 import { devnetChainConfig } from './evm-chain.ts';
 import { makeHarness } from './harness.ts';
-import type { FuzzChain } from './reorg-fuzz.ts';
+import type { FuzzChain } from './reorg-fuzz-chain.ts';
 
 const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
 const PAYERS = [1, 2, 3, 4].map((addressIndex) => mnemonicToAccount(DEV_MNEMONIC, { addressIndex }));

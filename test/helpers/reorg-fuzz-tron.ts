@@ -1,7 +1,7 @@
 import { TronWeb } from 'tronweb';
 import { startFakeTronNode } from '../../src/devnet/tron/index.ts';
 import { makeHarness } from './harness.ts';
-import type { FuzzChain } from './reorg-fuzz.ts';
+import type { FuzzChain } from './reorg-fuzz-chain.ts';
 import { CUSTOMER, CUSTOMER_KEY, tronChainConfig, tronGenesis, unsignedPayment } from './tron-chain.ts';
 
 type Signed = Parameters<TronWeb['trx']['sendRawTransaction']>[0];

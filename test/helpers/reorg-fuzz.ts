@@ -1,18 +1,17 @@
 import type { ChainAdapter } from '../../src/chains/port.ts';
 import { createAdapters } from '../../src/chains/registry.ts';
-import { getCursor, transfersOfChain } from '../../src/db/repositories/chain-scan.ts';
 import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
 import { chainCursors } from '../../src/db/schema/chain-cursors.ts';
 import { webhookEvents } from '../../src/db/schema/webhook-events.ts';
-import type { Chain } from '../../src/domain/chains.ts';
-import { REORG_REVERT_REASON } from '../../src/domain/collection-progress.ts';
-import { formatAmount } from '../../src/domain/money.ts';
 import type { Order } from '../../src/domain/order.ts';
 import { silentLogger } from '../../src/lib/logger.ts';
 import { expireOrders } from '../../src/services/expire-orders.ts';
-import { body, type Harness } from './harness.ts';
 import { hookedAdapter } from './hooked-adapter.ts';
 import { onePoll } from './poll.ts';
+import type { FuzzChain } from './reorg-fuzz-chain.ts';
+import { type Sent, verifyReorgInvariant } from './reorg-fuzz-invariant.ts';
+import { planOrders } from './reorg-fuzz-orders.ts';
+import { fuzzReorgs } from './reorg-fuzz-reorgs.ts';
 
 /*
  * A randomized test of the scanner against reorganisations (issue 19), shared by the anvil and the
@@ -25,46 +24,10 @@ import { onePoll } from './poll.ts';
  * already taken as final (no gateway can take back a final credit); everything above is fair game,
  * including reorganisations deeper than the confirmation count while Kassa was not polling.
  *
- * After the chain settles, the invariant: every transfer to an order address on the final canonical
- * chain is recorded exactly once, final, in its canonical block, credited to its order when it is in
- * the order's token and to nothing otherwise; nothing else is recorded or credited; each order's
- * state and amounts follow from those transfers alone; and its webhook events walk a valid path to
- * that state.
+ * After the chain settles, the invariant of reorg-fuzz-invariant.ts is checked: every transfer on
+ * the final canonical chain recorded once and credited right, and each order's state, amounts and
+ * webhook events following from those transfers alone.
  */
-
-/** A chain the fuzz can drive: a devnet, and a Kassa harness scanning it. */
-export interface FuzzChain {
-  readonly chain: Chain;
-  /** Kassa's confirmation count on this chain. */
-  readonly confirmations: number;
-  /** Two configured tokens with their decimals: orders are in either, payments in the other are wrong-token. */
-  readonly tokens: readonly [FuzzToken, FuzzToken];
-  readonly h: Harness;
-  head(): Promise<number>;
-  /** Epoch ms of the head block. */
-  headTime(): Promise<number>;
-  /** The deepest reorganisation the chain itself allows now (TRON: blocks above the solidified one). */
-  reorgLimit(): Promise<number>;
-  /** The customer sends a transfer; it waits in the mempool until `mine`. Resolves with its txid. */
-  pay(symbol: string, to: string, amountBase: bigint): Promise<string>;
-  mine(blocks: number): Promise<void>;
-  /**
-   * Replaces the last `depth` blocks with new ones: the transactions in them for which `keep` is true
-   * are mined again in random new blocks (as far as the chain can: an EVM account's later nonces
-   * cannot land without its earlier ones), the others vanish for good.
-   */
-  reorg(depth: number, keep: (txid: string) => boolean, random: () => number): Promise<void>;
-  /** Where a transaction is on the canonical chain now and whether it succeeded, or null. */
-  locate(txid: string): Promise<{ blockNum: number; blockHash: string; success: boolean } | null>;
-  /** Mines blocks until the head is stamped at or after `atMs`. */
-  mineUntil(atMs: number): Promise<void>;
-  close(): Promise<void>;
-}
-
-export interface FuzzToken {
-  symbol: string;
-  decimals: number;
-}
 
 export interface FuzzOptions {
   seed: number;
@@ -89,23 +52,6 @@ export interface FuzzStats {
   transfers: number;
   dropped: number;
   ms: number;
-}
-
-interface Sent {
-  txid: string;
-  to: string;
-  symbol: string;
-  amountBase: bigint;
-  /** The order's merchant orderId (every payment goes to an order address). */
-  orderId: string;
-}
-
-interface Plan {
-  orderId: string;
-  symbol: string;
-  decimals: number;
-  amountBase: bigint;
-  address: string;
 }
 
 /** A small seeded PRNG (mulberry32): the same seed gives the same run. */
@@ -156,64 +102,13 @@ export async function runReorgFuzz(make: () => Promise<FuzzChain>, options: Fuzz
     const merchant = await h.merchant('V3');
     h.clock.set(await c.headTime());
 
-    // Orders and the payments planned for them: each order is paid in 0 to 3 pieces whose total is
-    // its amount, sometimes a little more; every piece is larger than the surplus, so no order is
-    // covered before its last piece and no piece ever arrives after the order settled.
-    const plans: Plan[] = [];
-    const queue: { symbol: string; amountBase: bigint; plan: Plan }[] = [];
-    for (let i = 0; i < (options.orders ?? 8); i++) {
-      // most orders in the first token, some (always the second order) in the other: on TRON that
-      // is the native coin, whose transfers Kassa reads only while an order asks for it, so a
-      // payment in the wrong token is then recorded either way
-      const second = i === 1 || chance(0.3);
-      const [token, other] = second ? [c.tokens[1], c.tokens[0]] : [c.tokens[0], c.tokens[1]];
-      const whole = int(2, 30);
-      const orderId = `fz-${options.seed}-${i}`;
-      const r = await body<{ address: string }>(
-        await h.post('/v1/order/createCollection', merchant, {
-          amount: String(whole),
-          symbol: token.symbol,
-          chain: c.chain,
-          orderId,
-        }),
-      );
-      if (!r.data?.address) throw new Error(`createCollection failed: ${JSON.stringify(r)}`);
-      const amountBase = BigInt(whole) * 10n ** BigInt(token.decimals);
-      const plan = {
-        orderId,
-        symbol: token.symbol,
-        decimals: token.decimals,
-        amountBase,
-        address: r.data.address,
-      };
-      plans.push(plan);
-      const pieces = chance(0.15) ? 0 : Math.min(whole, int(1, 3));
-      if (pieces === 0) continue;
-      const unit = 10n ** BigInt(token.decimals);
-      const parts: bigint[] = [];
-      let left = amountBase;
-      for (let p = pieces; p > 1; p--) {
-        // whole units, at least one, leaving at least one for each piece still to come
-        const most = left / unit - BigInt(p - 1);
-        const share = (left * BigInt(int(30, 70))) / 100n / unit;
-        const part = (share < 1n ? 1n : share > most ? most : share) * unit;
-        parts.push(part);
-        left -= part;
-      }
-      parts.push(left);
-      let smallest = left;
-      for (const part of parts) if (part < smallest) smallest = part;
-      if (chance(0.3) && smallest > 1n) parts[parts.length - 1] = (parts.at(-1) as bigint) + smallest / 2n;
-      for (const part of parts) queue.push({ symbol: token.symbol, amountBase: part, plan });
-      if (chance(0.25)) {
-        queue.push({ symbol: other.symbol, amountBase: 10n ** BigInt(other.decimals), plan });
-      }
-    }
-    for (let i = queue.length - 1; i > 0; i--) {
-      const j = int(0, i);
-      [queue[i], queue[j]] = [queue[j] as (typeof queue)[number], queue[i] as (typeof queue)[number]];
-    }
-    const planOf = new Map(plans.map((p) => [p.orderId, p]));
+    const { plans, queue } = await planOrders(
+      c,
+      merchant,
+      { seed: options.seed, orders: options.orders ?? 8 },
+      int,
+      chance,
+    );
 
     const sent: Sent[] = [];
     // the devnet's own set-up (deployments, funding) is never reorganised away
@@ -225,40 +120,18 @@ export async function runReorgFuzz(make: () => Promise<FuzzChain>, options: Fuzz
     const outageUntil = options.outageFromStart ? Math.floor(stats.actions / 2) : -1;
     let everScanned = false;
 
-    /** The highest block Kassa has taken as final: no reorganisation may reach it. */
-    const kassaFinal = (passFinal = -1): number => {
-      const cursor = getCursor(db, c.chain);
-      const finals = transfersOfChain(db, c.chain)
-        .filter((t) => t.status === 'final')
-        .map((t) => t.blockNum);
-      return Math.max(passFinal, cursor?.finalHeight ?? -1, ...finals);
-    };
-    const allowedDepth = async (passFinal = -1): Promise<number> => {
-      const head = await c.head();
-      const final = kassaFinal(passFinal);
-      const kassaLimit = head - Math.max(final, setUp);
-      return Math.min(kassaLimit, await c.reorgLimit(), 16);
-    };
-    const repaid = new Set<string>();
-    const reorg = async (depth: number, where: string) => {
-      const keepRate = random();
-      await c.reorg(depth, () => random() < keepRate, random);
-      stats.reorgs++;
-      if (depth > c.confirmations) stats.deepReorgs++;
-      log.push(`${where}: reorg depth ${depth} (keep ${keepRate.toFixed(2)})`);
-      // A customer whose payment vanished for good sometimes pays it again.
-      for (const s of [...sent]) {
-        if (!repaid.has(s.txid) && (await c.locate(s.txid)) === null && !repaid.has(s.txid)) {
-          repaid.add(s.txid);
-          stats.dropped++;
-          const plan = planOf.get(s.orderId) as Plan;
-          if (chance(0.6)) {
-            queue.push({ symbol: s.symbol, amountBase: s.amountBase, plan });
-            log.push(`  ${s.txid} vanished: ${s.orderId} pays ${s.amountBase} ${s.symbol} again`);
-          }
-        }
-      }
-    };
+    const { allowedDepth, reorg } = fuzzReorgs({
+      c,
+      db,
+      setUp,
+      random,
+      chance,
+      stats,
+      log,
+      sent,
+      queue,
+      plans,
+    });
 
     /** One poll of the worker: a scan pass, then the expiry job. */
     const pass = async (mode: { killAt?: number; reorgAt?: number; mustSucceed?: boolean } = {}) => {
@@ -399,7 +272,14 @@ export async function runReorgFuzz(make: () => Promise<FuzzChain>, options: Fuzz
       .from(chainCursors)
       .all()
       .reduce((sum, r) => sum + r.n, 0);
-    await verify();
+    await verifyReorgInvariant({
+      c,
+      db,
+      sent,
+      plans,
+      findOrder,
+      run: { seed: options.seed, outageFromStart: options.outageFromStart, log },
+    });
     stats.reverted = db
       .select()
       .from(webhookEvents)
@@ -413,178 +293,7 @@ export async function runReorgFuzz(make: () => Promise<FuzzChain>, options: Fuzz
       if (!o) throw new Error(`order ${orderId} not found`);
       return o;
     }
-
-    async function verify(): Promise<void> {
-      const problems: string[] = [];
-      const rows = transfersOfChain(db, c.chain);
-      const live = rows.filter((r) => r.status !== 'orphaned');
-      const ledger = new Map(sent.map((s) => [s.txid, s]));
-      for (const r of live) {
-        if (!ledger.has(r.txid)) problems.push(`a transfer no one sent is recorded: ${r.txid}`);
-      }
-      const credited = new Map<string, bigint>();
-      for (const s of sent) {
-        const where = await c.locate(s.txid);
-        const mine = live.filter((r) => r.txid === s.txid);
-        if (!where) {
-          if (mine.length > 0)
-            problems.push(`${s.txid} is not on the chain but recorded as ${mine[0]?.status}`);
-          continue;
-        }
-        if (!where.success) {
-          problems.push(`${s.txid} failed on chain: the fuzz's customer ran out of funds or gas`);
-          continue;
-        }
-        const order = findOrder(s.orderId);
-        const rightToken = s.symbol === order.symbol;
-        if (mine.length !== 1) {
-          problems.push(
-            `${s.txid} (${s.symbol} to ${s.orderId}, a ${order.symbol} order) on chain at ${where.blockNum} is recorded ${mine.length} times`,
-          );
-          continue;
-        }
-        const row = mine[0] as (typeof mine)[number];
-        if (row.status !== 'final' || row.blockNum !== where.blockNum || row.blockHash !== where.blockHash) {
-          problems.push(
-            `${s.txid} (${s.orderId}) is at ${where.blockNum} on chain, recorded ${row.status} at ${row.blockNum}${row.blockHash === where.blockHash ? '' : ' with another hash'}`,
-          );
-        }
-        if (row.amountBase !== s.amountBase || row.to !== s.to)
-          problems.push(`${s.txid} recorded with other facts`);
-        if (rightToken) {
-          if (row.orderRef !== order.id)
-            problems.push(`${s.txid} is not credited to ${s.orderId} (${row.unattributedReason})`);
-          credited.set(order.id, (credited.get(order.id) ?? 0n) + s.amountBase);
-        } else if (row.orderRef !== null || row.unattributedReason !== 'wrong-token') {
-          problems.push(
-            `${s.txid} in the wrong token is credited or mislabelled (${row.unattributedReason})`,
-          );
-        }
-      }
-      for (const plan of plans) {
-        const order = findOrder(plan.orderId);
-        const sum = credited.get(order.id) ?? 0n;
-        const counted = live
-          .filter((r) => r.orderRef === order.id && r.status === 'final')
-          .reduce((a, r) => a + r.amountBase, 0n);
-        if (counted !== sum) problems.push(`${plan.orderId}: ${counted} credited, ${sum} on chain`);
-        const lost = rows.some((r) => r.orderRef === order.id && r.status === 'orphaned');
-        const expected =
-          sum >= order.amountBase ? 'SUCCESS' : sum > 0n ? 'EXPIRED' : lost ? 'FAILED' : 'EXPIRED';
-        if (order.status !== expected) {
-          problems.push(
-            `${plan.orderId}: ${order.status}, expected ${expected} (${sum} of ${order.amountBase})`,
-          );
-        }
-        if (order.receivedBase !== sum) {
-          problems.push(`${plan.orderId}: receivedBase ${order.receivedBase}, ${sum} on chain`);
-        }
-        if (order.status === 'SUCCESS' && order.actualAmountBase !== sum) {
-          problems.push(`${plan.orderId}: actualAmount ${order.actualAmountBase}, ${sum} on chain`);
-        }
-        if (order.status === 'EXPIRED') {
-          const why =
-            sum === 0n
-              ? 'No payment was received before the order expired.'
-              : `Only ${formatAmount(sum, plan.decimals)} of ${formatAmount(order.amountBase, plan.decimals)} ${plan.symbol} was received before the order expired.`;
-          if (order.reason !== why) problems.push(`${plan.orderId}: reason ${order.reason}, expected ${why}`);
-        }
-        problems.push(...webhookProblems(order, sum));
-      }
-      if (problems.length > 0) {
-        // each order a problem names, with what the chain holds and what Kassa recorded for it
-        for (const plan of plans.filter((p) =>
-          problems.some(
-            (x) =>
-              x.includes(`${p.orderId} `) ||
-              x.includes(`${p.orderId}:`) ||
-              x.includes(`${p.orderId})`) ||
-              x.includes(`${p.orderId},`),
-          ),
-        )) {
-          const order = findOrder(plan.orderId);
-          problems.push(`${plan.orderId} (${order.status}, ${order.amountBase} ${plan.symbol}):`);
-          for (const s of sent.filter((x) => x.orderId === plan.orderId)) {
-            const where = await c.locate(s.txid);
-            problems.push(
-              `    sent ${s.txid} ${s.amountBase} ${s.symbol}: ${where ? `on chain at ${where.blockNum}` : 'not on chain'}`,
-            );
-          }
-          for (const r of rows.filter((x) => x.to === plan.address)) {
-            problems.push(
-              `    row ${r.txid}#${r.eventKey} ${r.amountBase} ${r.status} at ${r.blockNum} ${r.orderRef ? 'credited' : r.unattributedReason} (written ${r.createdAt})`,
-            );
-          }
-        }
-        throw new Error(
-          `reorg fuzz seed ${options.seed} (${c.chain}${options.outageFromStart ? ', RPC down from the first start' : ''}):\n  ${problems.join('\n  ')}\nactions:\n  ${log.join('\n  ')}`,
-        );
-      }
-    }
-
-    function webhookProblems(order: Order, sum: bigint): string[] {
-      const out: string[] = [];
-      const events = db
-        .select()
-        .from(webhookEvents)
-        .all()
-        .filter((e) => e.orderRef === order.id)
-        .sort((a, b) => a.orderVersion - b.orderVersion);
-      const statusOf: Record<string, string> = {
-        ORDER_REVERTED: 'INIT',
-        ORDER_PENDING: 'PENDING',
-        ORDER_PENDING_CONFIRMATION: 'PENDING_CONFIRMATION',
-        ORDER_SUCCESS: 'SUCCESS',
-        ORDER_EXPIRED: 'EXPIRED',
-        ORDER_FAILED: 'FAILED',
-      };
-      let previous = 'INIT';
-      for (const e of events) {
-        const data = JSON.parse(e.data) as {
-          status: string;
-          reason: string | null;
-          actualAmount: string | null;
-        };
-        if (statusOf[e.notifyType] !== data.status)
-          out.push(`${order.orderId}: ${e.notifyType} carries ${data.status}`);
-        if (data.status === previous) out.push(`${order.orderId}: ${e.notifyType} without a change of state`);
-        if (['SUCCESS', 'EXPIRED', 'FAILED'].includes(previous))
-          out.push(`${order.orderId}: an event after ${previous}`);
-        if (e.notifyType === 'ORDER_REVERTED') {
-          if (previous !== 'PENDING' && previous !== 'PENDING_CONFIRMATION')
-            out.push(`${order.orderId}: reverted from ${previous}`);
-          if (data.reason !== REORG_REVERT_REASON)
-            out.push(`${order.orderId}: reverted with reason ${data.reason}`);
-        }
-        if (e.notifyType === 'ORDER_SUCCESS' && data.actualAmount !== formatAmount(sum, order.decimals)) {
-          out.push(`${order.orderId}: ORDER_SUCCESS says ${data.actualAmount}, ${sum} on chain`);
-        }
-        previous = data.status;
-      }
-      if (previous !== order.status)
-        out.push(`${order.orderId}: last event says ${previous}, the order is ${order.status}`);
-      return out;
-    }
   } finally {
     await c.close();
   }
-}
-
-/**
- * Runs the fixed seeds of a CI test one after the other (every third with the RPC down from the
- * first start) and says which of the things the invariant is about the schedules never exercised:
- * an empty list when they found reorganisations at a checkpoint, made ones deeper than the
- * confirmation count and inside a pass, rolled an order back, killed the worker, and started down.
- */
-export async function runReorgFuzzSeeds(
-  make: () => Promise<FuzzChain>,
-  seeds: number[],
-): Promise<{ stats: FuzzStats[]; unexercised: string[] }> {
-  const stats: FuzzStats[] = [];
-  for (const seed of seeds) stats.push(await runReorgFuzz(make, { seed, outageFromStart: seed % 3 === 0 }));
-  const total = (k: keyof FuzzStats) => stats.reduce((sum, s) => sum + Number(s[k]), 0);
-  const wanted: (keyof FuzzStats)[] = ['kassaReorgs', 'deepReorgs', 'reorgsInPass', 'reverted', 'kills'];
-  const unexercised = wanted.filter((k) => total(k) === 0) as string[];
-  if (!stats.some((s) => s.outageFromStart)) unexercised.push('outageFromStart');
-  return { stats, unexercised };
 }

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { runReorgFuzzSeeds } from '../helpers/reorg-fuzz.ts';
+import { runReorgFuzzSeeds } from '../helpers/reorg-fuzz-seeds.ts';
 import { tronFuzzChain } from '../helpers/reorg-fuzz-tron.ts';
 
 /*
