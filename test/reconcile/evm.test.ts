@@ -1,5 +1,3 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { pino } from 'pino';
 import { type Address, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -14,9 +12,10 @@ import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { reconcile } from '../../src/services/reconcile/reconcile.ts';
 import { reconcileJob } from '../../workers/jobs/reconcile.ts';
 import { freePort, kassa } from '../helpers/cli.ts';
-import { devnetChainConfig, type EvmWorld, evmWorld } from '../helpers/evm-chain.ts';
+import { type EvmWorld, evmWorld } from '../helpers/evm-chain.ts';
+import { cliEnv, payOutAll, scanToFinal } from '../helpers/evm-ledger-ops.ts';
 import { ethAdapterOn } from '../helpers/evm-node.ts';
-import { body, TEST_MASTER_KEY, TEST_MNEMONIC } from '../helpers/harness.ts';
+import { body, TEST_MNEMONIC } from '../helpers/harness.ts';
 
 /**
  * `kassa reconcile` on anvil with the real ERC-20s (USDT on ETH returns nothing from transfer):
@@ -37,52 +36,20 @@ let payoutCount = 0;
 beforeAll(async () => {
   w = await evmWorld(['ETH'], { overrides: { orders: { handlingFee: '0.10' } } });
   m = await w.h.merchant('V3');
-  const configFile = join(w.h.dir, 'kassa.json');
-  writeFileSync(configFile, JSON.stringify(devnetChainConfig(w.devnet)));
-  env = {
-    KASSA_DB: join(w.h.dir, 'kassa.db'),
-    KASSA_MNEMONIC: TEST_MNEMONIC,
-    KASSA_MASTER_KEY: TEST_MASTER_KEY,
-    CONFIG: configFile,
-  };
+  env = cliEnv(w);
 }, 120_000);
 afterAll(() => w?.close());
 
 const run = () => reconcile(w.h.rt, w.h.rt.adapters, { chain: 'ETH' });
 
-async function scanToFinal() {
-  await w.scan('ETH');
-  await w.mine('ETH', 4);
-  await w.scan('ETH');
-}
-
 function orderStatus(orderId: string) {
   return findOrderByMerchantOrderId(w.h.db, m.merchantId, orderId)?.status;
 }
 
-/** Payouts until every one is final on chain (a pass signs what is queued, the next follows it). */
+/** Payouts until every one is final on chain, numbered on from the earlier ones. */
 async function payOut(amounts: { amount: string; symbol: 'USDT' | 'ETH' }[]) {
-  const ids: string[] = [];
-  for (const { amount, symbol } of amounts) {
-    const orderId = `p-${++payoutCount}`;
-    const res = await w.h.post('/v1/order/createPayout', m, {
-      amount,
-      symbol,
-      chain: 'ETH',
-      orderId,
-      receiveAddress: `0x${(0x1000 + payoutCount).toString(16).padStart(40, '0')}`,
-    });
-    expect(res.status).toBe(200);
-    ids.push(orderId);
-  }
-  for (let pass = 0; pass < 20; pass++) {
-    await w.payouts('ETH');
-    await w.mine('ETH', 4);
-    await w.payouts('ETH');
-    const statuses = await Promise.all(ids.map((id) => orderStatus(id)));
-    if (statuses.every((s) => s === 'SUCCESS')) return;
-  }
-  throw new Error('payouts did not all succeed');
+  await payOutAll(w, m, amounts, { first: payoutCount });
+  payoutCount += amounts.length;
 }
 
 describe('kassa reconcile on anvil', () => {
@@ -109,16 +76,16 @@ describe('kassa reconcile on anvil', () => {
       // the last five stay unpaid
       if (i < 70 && !native) paidAddresses.push(to);
     }
-    await scanToFinal();
-    expect(await orderStatus('c-0')).toBe('SUCCESS');
-    expect(await orderStatus('c-85')).toBe('SUCCESS');
+    await scanToFinal(w);
+    expect(orderStatus('c-0')).toBe('SUCCESS');
+    expect(orderStatus('c-85')).toBe('SUCCESS');
 
     await w.h.fund(m, 'ETH', 'ETH', '1');
     await payOut([
       ...Array.from({ length: 10 }, (_, i) => ({ amount: `${i + 1}`, symbol: 'USDT' as const })),
       { amount: '0.05', symbol: 'ETH' },
     ]);
-    await scanToFinal();
+    await scanToFinal(w);
 
     const first = await run();
     expect(first.differences).toEqual([]);
@@ -136,7 +103,7 @@ describe('kassa reconcile on anvil', () => {
 
     // More payouts after the hot wallet's float was taken: the records explain every unit that left.
     await payOut(Array.from({ length: 10 }, () => ({ amount: '2.5', symbol: 'USDT' as const })));
-    await scanToFinal();
+    await scanToFinal(w);
     const second = await run();
     expect(second.differences).toEqual([]);
     expect(second.ok).toBe(true);
@@ -158,7 +125,7 @@ describe('kassa reconcile on anvil', () => {
       to: stranger,
       amount: 7n * USDT,
     });
-    await scanToFinal();
+    await scanToFinal(w);
     const report = await run();
     expect(report.ok).toBe(false);
     const line = report.differences.find((d) => d.role === 'hot' && d.symbol === 'USDT');
@@ -208,7 +175,7 @@ describe('kassa reconcile on anvil', () => {
       amount: 10n * USDT,
     });
     expect(await tokenBalance(c.client, c.tokens.USDT.address, victim as Address)).toBe(0n);
-    await scanToFinal();
+    await scanToFinal(w);
     const report = await run();
     const line = report.differences.find((d) => d.address === victim && d.symbol === 'USDT');
     expect(line).toMatchObject({

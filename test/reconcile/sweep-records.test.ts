@@ -10,6 +10,7 @@ import { createKeyRing } from '../../src/keys/key-ring.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { reconcile } from '../../src/services/reconcile/reconcile.ts';
 import { type EvmWorld, evmWorld } from '../helpers/evm-chain.ts';
+import { scanToFinal } from '../helpers/evm-ledger-ops.ts';
 import { body, TEST_MNEMONIC } from '../helpers/harness.ts';
 
 /**
@@ -34,12 +35,6 @@ beforeAll(async () => {
   m = await w.h.merchant('V3');
 }, 120_000);
 afterAll(() => w?.close());
-
-async function scanToFinal() {
-  await w.scan('ETH');
-  await w.mine('ETH', 4);
-  await w.scan('ETH');
-}
 
 async function paidCollection(orderId: string, amount: bigint): Promise<string> {
   const r = await body<{ address: string }>(
@@ -142,11 +137,11 @@ describe('sweeps in the reconciliation', () => {
   it('is in flight while a sweep is broadcast and accounted for once it is final, to the hot wallet and to a treasury', async () => {
     const a = await paidCollection('s-1', 10n * USDT);
     const b = await paidCollection('s-2', 10n * USDT);
-    await scanToFinal();
+    await scanToFinal(w);
     expect((await run()).differences).toEqual([]); // the hot wallet's float is taken
 
     const toHot = await sweepOnChain(a, w.hot('ETH'), 'hot', 1);
-    await scanToFinal();
+    await scanToFinal(w);
     const during = await run();
     expect(during.unexplained).toBe(0);
     expect(during.differences).toContainEqual(
@@ -168,7 +163,7 @@ describe('sweeps in the reconciliation', () => {
 
     const toTreasury = await sweepOnChain(b, treasury, 'treasury', 2);
     toTreasury.final();
-    await scanToFinal();
+    await scanToFinal(w);
     const last = await run();
     expect(last.differences).toEqual([]);
     expect(last.tokens.find((t) => t.symbol === 'USDT')).toMatchObject({
