@@ -60,12 +60,12 @@ export type {
   NewSweepTx,
   OperatorCostKind,
   Sweep,
-  SweepCandidate,
   SweepStatus,
   SweepStep,
   SweepTx,
   SweepTxUpdate,
 } from './repositories/sweeps.ts';
+export type { SweepCandidate } from './repositories/sweep-candidates.ts';
 export type { TokenRecord } from './repositories/tokens.ts';
 export type { FinalTransferRow, SliceCursor } from './repositories/transfer-totals.ts';
 export type {
