@@ -54,6 +54,7 @@ export type {
   TransferInRecord,
   WalletFloat,
 } from './repositories/reconciliation.ts';
+export type { SweepCandidate } from './repositories/sweep-candidates.ts';
 export type {
   NewOperatorCost,
   NewSweep,
@@ -65,7 +66,6 @@ export type {
   SweepTx,
   SweepTxUpdate,
 } from './repositories/sweeps.ts';
-export type { SweepCandidate } from './repositories/sweep-candidates.ts';
 export type { TokenRecord } from './repositories/tokens.ts';
 export type { FinalTransferRow, SliceCursor } from './repositories/transfer-totals.ts';
 export type {

@@ -1,3 +1,4 @@
+import type { SweepCandidate } from '../repositories/sweep-candidates.ts';
 import type {
   NewOperatorCost,
   NewSweep,
@@ -9,7 +10,6 @@ import type {
   SweepTx,
   SweepTxUpdate,
 } from '../repositories/sweeps.ts';
-import type { SweepCandidate } from '../repositories/sweep-candidates.ts';
 
 /** Sweeps and their transactions, the operator's costs, and the hot-wallet lease. Part of the Store port (../store.ts). */
 export interface SweepStore {
