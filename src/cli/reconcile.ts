@@ -1,6 +1,7 @@
 import { bootstrap } from '../bootstrap.ts';
 import { isChain } from '../domain/chains.ts';
-import { type HoldingLine, type ReconcileReport, reconcile } from '../services/reconcile/reconcile.ts';
+import { reconcile } from '../services/reconcile/reconcile.ts';
+import type { HoldingLine, ReconcileReport } from '../services/reconcile/report.ts';
 import { commandLogger, printJson, printTable, UsageError } from './output.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
-import { Cron } from 'croner';
 import { z } from 'zod';
 import { CHAINS } from '../domain/chains.ts';
-
-const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string such as "0.00"');
+import { decimalString } from './amount-schema.ts';
+import { payoutsSchema } from './payout-schema.ts';
+import { reconcileSchema, sweepSchema } from './sweep-schema.ts';
 
 const tokenSchema = z.object({
   symbol: z.string().regex(/^[A-Za-z0-9.]{1,16}$/, 'must be 1–16 letters, digits or dots'),
@@ -36,40 +36,6 @@ const rateLimitsSchema = z.object({
   getBalance: rateLimitSchema.default({ limit: 100, windowSeconds: 10 }),
 });
 
-// --- payouts (issue 11): merchant balances, limits, approvals, re-pricing -------------------------
-
-/** Decimal amounts per token symbol, e.g. `{"USDT": "5000"}`. */
-const symbolAmounts = z.record(z.string(), decimalString).default({});
-
-const payoutLimitsSchema = z.object({
-  /** Largest single payout per symbol. */
-  maxAmount: symbolAmounts,
-  /** Most a merchant may pay out per symbol over a rolling 24 hours. */
-  dailyAmount: symbolAmounts,
-  /** Payouts above this per symbol wait for `kassa payouts approve`. */
-  approvalAbove: symbolAmounts,
-});
-
-const payoutsSchema = z.object({
-  /** Refuse payouts the merchant's available balance cannot cover (off: the operator pays from their own wallet). */
-  requireMerchantBalance: z.boolean().default(true),
-  /** A re-priced EVM replacement may pay at most this multiple of its first transaction's fee per gas. */
-  maxFeeBump: z.number().min(1).max(100).default(3),
-  /** An EVM payout not mined this long after it was sent is re-priced when the network's fee rose past it. */
-  repriceAfterSeconds: z.number().int().min(5).default(180),
-  /** Limits every merchant gets. */
-  limits: payoutLimitsSchema.prefault({}),
-  /** Per merchant id: limits replacing the global ones symbol by symbol, and an allowlist of receivers per chain. */
-  merchants: z
-    .record(
-      z.string(),
-      payoutLimitsSchema.partial().extend({
-        allowedAddresses: z.partialRecord(z.enum(CHAINS), z.array(z.string().min(1))).optional(),
-      }),
-    )
-    .default({}),
-});
-
 /** An IPv4 or IPv6 address, optionally with a /prefix. */
 const cidrSchema = z.string().refine(
   (text) => {
@@ -81,59 +47,6 @@ const cidrSchema = z.string().refine(
   },
   { message: 'must be an IP address or CIDR range such as 10.0.0.0/8 or fd00::/8' },
 );
-
-// --- sweeping and reconciliation (issue 12) ----------------------------------------------------------
-
-/** A croner pattern (5 fields, or 6 with seconds first), checked when the configuration is read. */
-const cronPattern = z.string().refine(
-  (pattern) => {
-    try {
-      new Cron(pattern, { paused: true }).stop();
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { message: 'must be a cron pattern such as "*/10 * * * *" (every 10 minutes)' },
-);
-
-const sweepSchema = z.object({
-  /**
-   * Sweep this chain's deposit addresses. Unset: on once a destination is set (the chain must be
-   * enabled too); `false` turns sweeping off while keeping the destination.
-   */
-  enabled: z.boolean().optional(),
-  /**
-   * `hot` (the chain's hot wallet, which then pays payouts) or a treasury address the operator holds
-   * (checked for the chain when Kassa starts). Unset: nothing is swept.
-   */
-  destination: z.string().min(1).nullable().default(null),
-  /** Per token symbol, the least a sweep moves: smaller balances wait (e.g. `{"USDT": "5"}`). */
-  minAmount: symbolAmounts,
-  /** The most a sweep may cost in fees, as a fraction of what it moves. */
-  maxFeeRatio: z.number().min(0).max(1).default(0.05),
-  /** When the worker sweeps (croner pattern; default every 10 minutes). */
-  schedule: cronPattern.default('*/10 * * * *'),
-  /**
-   * What one native coin (ETH, BNB, POL, AVAX, TRX, SUI) is worth in the swept tokens' units, to
-   * weigh a token sweep's fee against `maxFeeRatio` (the configured tokens are dollar stablecoins).
-   * Keep it roughly current; null skips the ratio check for tokens (minAmount still applies).
-   */
-  nativeValue: decimalString.nullable().default(null),
-  /** A top-up covers the estimated gas at today's fee times this (fees move between top-up and transfer). */
-  feeMargin: z.number().min(1).max(10).default(1.25),
-  /** TRON: lend the transfer's energy from the hot wallet's staked TRX when it has enough, instead of sending TRX to burn. */
-  delegateEnergy: z.boolean().default(true),
-  /** Sweeps started per pass at most (the rest wait for the next pass). */
-  batchSize: z.number().int().min(1).max(100_000).default(200),
-});
-
-const reconcileSchema = z.object({
-  /** Run reconciliation in the worker. */
-  enabled: z.boolean().default(true),
-  /** When (croner pattern; default daily at 03:17). */
-  schedule: cronPattern.default('17 3 * * *'),
-});
 
 const trustProxySchema = z.union([z.boolean(), z.number().int().min(0).max(32), z.array(cidrSchema)]);
 

@@ -22,6 +22,7 @@ import * as payouts from './repositories/payouts.ts';
 import * as reconciliation from './repositories/reconciliation.ts';
 import * as scanOrders from './repositories/scan-orders.ts';
 import * as settings from './repositories/settings.ts';
+import * as sweepCandidates from './repositories/sweep-candidates.ts';
 import * as sweeps from './repositories/sweeps.ts';
 import * as tokens from './repositories/tokens.ts';
 import * as transferTotals from './repositories/transfer-totals.ts';
@@ -148,8 +149,8 @@ export function createSqliteStore(db: Db): Store {
     walletFloatsOf: async (...args) => reconciliation.walletFloatsOf(db, ...args),
     recordReconciliation: async (...args) => reconciliation.recordReconciliation(db, ...args),
     lastReconciliation: async () => reconciliation.lastReconciliation(db),
-    // repositories/sweeps.ts, operator-costs.ts, wallet-leases.ts
-    sweepCandidates: async (...args) => sweeps.sweepCandidates(db, ...args),
+    // repositories/sweep-candidates.ts, sweeps.ts, operator-costs.ts, wallet-leases.ts
+    sweepCandidates: async (...args) => sweepCandidates.sweepCandidates(db, ...args),
     insertSweep: async (...args) => sweeps.insertSweep(db, ...args),
     recordSweepStep: async (...args) => sweeps.recordSweepStep(db, ...args),
     openSweeps: async (...args) => sweeps.openSweeps(db, ...args),

@@ -54,13 +54,13 @@ export type {
   TransferInRecord,
   WalletFloat,
 } from './repositories/reconciliation.ts';
+export type { SweepCandidate } from './repositories/sweep-candidates.ts';
 export type {
   NewOperatorCost,
   NewSweep,
   NewSweepTx,
   OperatorCostKind,
   Sweep,
-  SweepCandidate,
   SweepStatus,
   SweepStep,
   SweepTx,

@@ -1,10 +1,10 @@
+import type { SweepCandidate } from '../repositories/sweep-candidates.ts';
 import type {
   NewOperatorCost,
   NewSweep,
   NewSweepTx,
   OperatorCostKind,
   Sweep,
-  SweepCandidate,
   SweepStatus,
   SweepStep,
   SweepTx,
@@ -13,7 +13,7 @@ import type {
 
 /** Sweeps and their transactions, the operator's costs, and the hot-wallet lease. Part of the Store port (../store.ts). */
 export interface SweepStore {
-  // Sweeps (repositories/sweeps.ts)
+  // Sweeps (repositories/sweep-candidates.ts, sweeps.ts)
   /**
    * Deposit addresses of a family that may be swept on `chain`: final incoming transfers there, the
    * address's order final (SUCCESS, EXPIRED, FAILED) or absent; none with a transfer not final yet

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import type { HoldingLine, ReconcileReport } from './reconcile.ts';
+import type { HoldingLine, ReconcileReport } from './report.ts';
 
 /** The last reconciliation in short, for the dashboard. */
 export interface LastReconciliation {
