@@ -9,6 +9,8 @@ export default defineConfig({
       'test/**/*.test.ts',
       'clients/*/test/**/*.test.ts',
     ],
+    // One throwaway PostgreSQL cluster per run, for the suites that run on both engines.
+    globalSetup: ['test/setup/postgres.ts'],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 60_000,

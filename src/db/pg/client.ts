@@ -1,0 +1,136 @@
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { AppError } from '../../domain/errors.ts';
+import * as schema from './schema/index.ts';
+
+/** The PostgreSQL database (drizzle over a node-postgres pool), as the PostgreSQL store holds it. */
+export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
+/** A transaction handed to pgTransaction's callback. */
+export type PgTx = Parameters<Parameters<PgDb['transaction']>[0]>[0];
+/** Where a repository function runs its statements: the pool, or the caller's transaction. */
+export type PgExecutor = PgDb | PgTx;
+
+export interface PgOpenOptions {
+  /** Connections in the pool (config `database.poolSize`). */
+  max?: number;
+  /** Shown in pg_stat_activity, to tell Kassa's processes apart. */
+  applicationName?: string;
+  /** How long a statement may run before PostgreSQL cancels it (ms); 0 = no limit. */
+  statementTimeoutMs?: number;
+}
+
+const INT8 = 20;
+
+/**
+ * int8 (bigint) columns hold epoch milliseconds, counts and indexes, all far below 2^53, so they are
+ * read as numbers (node-postgres reads them as strings by default). Money is never int8: it is TEXT
+ * in base units, exactly as on SQLite.
+ */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8 && format !== 'binary') return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+/**
+ * Opens a pool on `url` (postgres://user:password@host:port/database). Nothing connects until the
+ * first query. The password is never logged: describeUrl gives the printable form.
+ */
+export function openPg(url: string, options: PgOpenOptions = {}): PgDb {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    application_name: options.applicationName ?? 'kassa',
+    statement_timeout: options.statementTimeoutMs ?? 0,
+    types,
+  });
+  // An idle connection that the server drops (restart, failover) must not crash the process: the
+  // pool discards it and the next query opens another.
+  pool.on('error', () => {});
+  return drizzle(pool, { schema }) as PgDb;
+}
+
+/** `url` with its password hidden, for logs and errors. */
+export function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://(unparsable URL)';
+  }
+}
+
+export type Isolation = 'read committed' | 'repeatable read' | 'serializable';
+
+/** SQLSTATEs after which the whole transaction may simply run again: serialization failure, deadlock. */
+const RETRYABLE = new Set(['40001', '40P01']);
+const MAX_ATTEMPTS = 8;
+
+/** The SQLSTATE of a PostgreSQL error, or null. */
+export function sqlState(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause && cause !== error ? sqlState(cause) : null;
+}
+
+/** Whether `error` is a unique violation (of `constraint`, when given). */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  if (sqlState(error) !== '23505') return false;
+  if (!constraint) return true;
+  const found = findPgError(error)?.constraint;
+  return found === constraint;
+}
+
+function findPgError(error: unknown): { constraint?: string } | null {
+  if (error instanceof pg.DatabaseError) return error;
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause && cause !== error ? findPgError(cause) : null;
+}
+
+/**
+ * Runs `fn` in one transaction at `isolation` (read committed unless said otherwise) and commits it,
+ * or rolls it back when `fn` throws. A serialization failure or a deadlock runs the whole `fn` again
+ * (it must not have effects outside the transaction), up to 8 times with a short random pause. A
+ * database that cannot be reached becomes `busy` (503): nothing was written.
+ */
+export async function pgTransaction<T>(
+  db: PgDb,
+  fn: (tx: PgTx) => Promise<T>,
+  isolation: Isolation = 'read committed',
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(fn, { isolationLevel: isolation });
+    } catch (error) {
+      const state = sqlState(error);
+      if (state && RETRYABLE.has(state) && attempt < MAX_ATTEMPTS) {
+        await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
+        continue;
+      }
+      throw asUnavailable(error);
+    }
+  }
+}
+
+/** Connection failures (refused, reset, the server shutting down) become `busy`; anything else is unchanged. */
+export function asUnavailable(error: unknown): unknown {
+  if (error instanceof AppError) return error;
+  const state = sqlState(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  const connection =
+    (state !== null && (state.startsWith('08') || state === '57P01' || state === '57P03')) ||
+    code === 'ECONNREFUSED' ||
+    code === 'ECONNRESET' ||
+    code === 'ETIMEDOUT';
+  return connection
+    ? new AppError('busy', 'The database cannot be reached; the write was not made.', { cause: error })
+    : error;
+}
+
+/** Closes the pool (waits for checked-out connections to be released). */
+export async function closePg(db: PgDb): Promise<void> {
+  await db.$client.end();
+}
