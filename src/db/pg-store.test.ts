@@ -6,8 +6,9 @@ import { storeContract } from './store.contract.ts';
 // The PostgreSQL implementation of the port keeps the same contract as SQLite's, each test on a new
 // database copied from the run's migrated template (test/setup/postgres.ts).
 storeContract('PostgreSQL', async () => {
+  // A pool of 8 connections, so the contract's concurrent calls really race on this engine.
   const database = await freshPgDatabase();
-  const db = openPg(database.url, { max: 4 });
+  const db = openPg(database.url, { max: 8 });
   return {
     store: createPgStore(db),
     async close() {

@@ -1,4 +1,5 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { AppError } from '../../domain/errors.ts';
 import * as schema from './schema/index.ts';
@@ -133,4 +134,18 @@ export function asUnavailable(error: unknown): unknown {
 /** Closes the pool (waits for checked-out connections to be released). */
 export async function closePg(db: PgDb): Promise<void> {
   await db.$client.end();
+}
+
+/**
+ * Runs `fn` inside the caller's transaction when `ex` is one (its isolation applies), or in a new
+ * transaction at `isolation` when `ex` is the pool: what a repository function that may be called
+ * alone or as part of a larger write (a transition inside a scan step) uses.
+ */
+export function inTransaction<T>(
+  ex: PgExecutor,
+  fn: (tx: PgTx) => Promise<T>,
+  isolation: Isolation = 'read committed',
+): Promise<T> {
+  if (ex instanceof PgTransaction) return fn(ex as PgTx);
+  return pgTransaction(ex as PgDb, fn, isolation);
 }
