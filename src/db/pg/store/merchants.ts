@@ -1,16 +1,19 @@
 import type { MerchantStore } from '../../store/merchants.ts';
 import type { PgDb } from '../client.ts';
-import { notPorted } from './not-ported.ts';
+import * as merchants from '../repositories/merchants.ts';
+import * as nonces from '../repositories/nonces.ts';
 
 /** MerchantStore on PostgreSQL (the contract: src/db/store/merchants.ts). */
-export function pgMerchantStore(_db: PgDb): MerchantStore {
+export function pgMerchantStore(db: PgDb): MerchantStore {
   return {
-    insertMerchant: notPorted('insertMerchant'),
-    listMerchants: notPorted('listMerchants'),
-    listActiveMerchants: notPorted('listActiveMerchants'),
-    findMerchant: notPorted('findMerchant'),
-    updateMerchant: notPorted('updateMerchant'),
-    consumeNonce: notPorted('consumeNonce'),
-    pruneNonces: notPorted('pruneNonces'),
+    // repositories/merchants.ts
+    insertMerchant: (...args) => merchants.insertMerchant(db, ...args),
+    listMerchants: () => merchants.listMerchants(db),
+    listActiveMerchants: () => merchants.listActiveMerchants(db),
+    findMerchant: (...args) => merchants.findMerchant(db, ...args),
+    updateMerchant: (...args) => merchants.updateMerchant(db, ...args),
+    // repositories/nonces.ts
+    consumeNonce: (...args) => nonces.consumeNonce(db, ...args),
+    pruneNonces: (...args) => nonces.pruneNonces(db, ...args),
   };
 }
