@@ -1,7 +1,8 @@
 /**
  * Kassa's defaults: every non-secret setting. `kassa … --config FILE` (JSON or TS) merges over this,
- * and environment variables (PORT, KASSA_DB, KASSA_BASE_URL, KASSA_NETWORK, KASSA_RPC_<CHAIN>,
- * KASSA_CONFIRMATIONS_<CHAIN>, KASSA_SWEEP_<CHAIN>, KASSA_SWEEP_DESTINATION_<CHAIN>) override both. Secrets never live here: see README, "Configuration".
+ * and environment variables (PORT, KASSA_DB, KASSA_DATABASE_URL, KASSA_DATABASE_POOL_SIZE,
+ * KASSA_BASE_URL, KASSA_NETWORK, KASSA_RPC_<CHAIN>, KASSA_CONFIRMATIONS_<CHAIN>, KASSA_SWEEP_<CHAIN>,
+ * KASSA_SWEEP_DESTINATION_<CHAIN>) override both. Secrets never live here: see README, "Configuration".
  *
  * Token contracts and decimals: ../shared/reference/chains.md C.3, A.9, B.6. BSC's USDT and USDC
  * have 18 decimals; everything else in scope has 6. USDC on TRON is not offered (Circle ended it).
@@ -54,7 +55,8 @@ const config = {
   reconcile: { enabled: true, schedule: '17 3 * * *' },
   worker: { expireIntervalMs: 5_000, payoutIntervalMs: 2_000 },
   admin: { host: '127.0.0.1', port: 9180 },
-  database: { lockWaitMs: 5_000 },
+  // url: null runs on the SQLite file `db`; a postgres:// URL (KASSA_DATABASE_URL) on PostgreSQL 15+.
+  database: { lockWaitMs: 5_000, url: null, poolSize: 10 },
   ops: { lagBudget: { pollIntervals: 3, slackSeconds: 30 } },
   chains: {
     TRON: {

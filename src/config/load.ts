@@ -51,6 +51,8 @@ function envOverrides(env: Env, network: string, problems: string[]): Plain {
   if (env.KASSA_ADMIN_HOST) admin.host = env.KASSA_ADMIN_HOST;
   if (Object.keys(admin).length > 0) out.admin = admin;
   if (env.KASSA_DB) out.db = env.KASSA_DB;
+  const database = databaseOverride(env, problems);
+  if (database) out.database = database;
   if (env.KASSA_BASE_URL) out.baseUrl = env.KASSA_BASE_URL;
   if (env.KASSA_NETWORK) out.network = env.KASSA_NETWORK;
   if (env.KASSA_LOG_LEVEL) out.logLevel = env.KASSA_LOG_LEVEL;
@@ -77,6 +79,23 @@ function envOverrides(env: Env, network: string, problems: string[]): Plain {
   }
   if (Object.keys(chains).length > 0) out.chains = chains;
   return out;
+}
+
+/**
+ * The `database` section from the environment: KASSA_DATABASE_URL (a postgres:// URL; empty means
+ * unset, as an env file's blank line does) and KASSA_DATABASE_POOL_SIZE. The URL is checked by the
+ * schema, whose message never repeats it (it holds the password).
+ */
+function databaseOverride(env: Env, problems: string[]): Plain | null {
+  const out: Plain = {};
+  const url = env.KASSA_DATABASE_URL?.trim();
+  if (url) out.url = url;
+  const pool = env.KASSA_DATABASE_POOL_SIZE;
+  if (pool !== undefined && pool.trim() !== '') {
+    if (/^\d+$/.test(pool.trim())) out.poolSize = Number(pool);
+    else problems.push(`KASSA_DATABASE_POOL_SIZE must be a number of connections, got "${pool}"`);
+  }
+  return Object.keys(out).length > 0 ? out : null;
 }
 
 /**

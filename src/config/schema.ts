@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { CHAINS } from '../domain/chains.ts';
 import { decimalString } from './amount-schema.ts';
+import { databaseSchema } from './database-schema.ts';
 import { payoutsSchema } from './payout-schema.ts';
 import { reconcileSchema, sweepSchema } from './sweep-schema.ts';
 
@@ -77,6 +78,7 @@ export const configSchema = z.object({
   port: z.number().int().min(0).max(65535),
   /** The external address merchants and customers reach, used in `paymentUrl`. */
   baseUrl: z.string().url(),
+  /** The SQLite file (KASSA_DB), unless `database.url` puts Kassa on PostgreSQL. */
   db: z.string().min(1),
   logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
   orders: z.object({
@@ -142,16 +144,8 @@ export const configSchema = z.object({
     expireIntervalMs: z.number().int().min(10),
     payoutIntervalMs: z.number().int().min(10),
   }),
-  /** The SQLite database, beyond its path (`db`). */
-  database: z
-    .object({
-      /**
-       * How long a write waits for the write lock held by another process (a `kassa` command, an
-       * operator's sqlite3 shell) before the API answers 503; the wait is asynchronous.
-       */
-      lockWaitMs: z.number().int().min(0).default(5000),
-    })
-    .prefault({}),
+  /** Which engine holds the records (SQLite's `db`, or PostgreSQL's `url`) and how it is reached. */
+  database: databaseSchema.prefault({}),
   /** Health, readiness and metrics endpoints (docs/operations.md). */
   ops: z
     .object({
