@@ -10,7 +10,8 @@ import type { LedgerEntry } from './ledger.ts';
 
 type EntryRow = typeof ledgerEntries.$inferSelect;
 
-const toEntry = (r: EntryRow): LedgerEntry => ({
+/** A stored ledger entry row in domain terms (pure: the PostgreSQL repository maps its rows with it too). */
+export const toEntry = (r: EntryRow): LedgerEntry => ({
   id: r.id,
   merchantId: r.merchantId,
   chain: r.chain,

@@ -43,7 +43,8 @@ export interface LedgerEntry extends BalanceKey {
 
 type BalanceRow = typeof merchantBalances.$inferSelect;
 
-const toBalance = (r: BalanceRow): MerchantBalance => ({
+/** A stored balance row in domain terms (pure: the PostgreSQL repository maps its rows with it too). */
+export const toBalance = (r: BalanceRow): MerchantBalance => ({
   merchantId: r.merchantId,
   chain: r.chain,
   symbol: r.symbol,
