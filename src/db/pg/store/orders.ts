@@ -1,20 +1,25 @@
 import type { OrderStore } from '../../store/orders.ts';
 import type { PgDb } from '../client.ts';
-import { notPorted } from './not-ported.ts';
+import * as orderCreation from '../repositories/order-creation.ts';
+import * as orderSearch from '../repositories/order-search.ts';
+import * as orderStats from '../repositories/order-stats.ts';
+import * as orderToken from '../repositories/order-token.ts';
+import * as orders from '../repositories/orders.ts';
+import * as transferTotals from '../repositories/transfer-totals.ts';
 
 /** OrderStore on PostgreSQL (the contract: src/db/store/orders.ts). */
-export function pgOrderStore(_db: PgDb): OrderStore {
+export function pgOrderStore(db: PgDb): OrderStore {
   return {
-    findOrderByMerchantOrderId: notPorted('findOrderByMerchantOrderId'),
-    findOrderById: notPorted('findOrderById'),
-    orderParamsKey: notPorted('orderParamsKey'),
-    findOrderToken: notPorted('findOrderToken'),
-    createOrder: notPorted('createOrder'),
-    applyOrderTransitions: notPorted('applyOrderTransitions'),
-    findExpirableOrders: notPorted('findExpirableOrders'),
-    listOrdersPage: notPorted('listOrdersPage'),
-    orderStatsSlice: notPorted('orderStatsSlice'),
-    openOrderCounts: notPorted('openOrderCounts'),
-    finalTransfersSlice: notPorted('finalTransfersSlice'),
+    findOrderByMerchantOrderId: (...args) => orders.findOrderByMerchantOrderId(db, ...args),
+    findOrderById: (...args) => orders.findOrderById(db, ...args),
+    orderParamsKey: (...args) => orders.orderParamsKey(db, ...args),
+    findOrderToken: (...args) => orderToken.findOrderToken(db, ...args),
+    createOrder: (...args) => orderCreation.createOrder(db, ...args),
+    applyOrderTransitions: (...args) => orders.applyOrderTransitions(db, ...args),
+    findExpirableOrders: (...args) => orders.findExpirableOrders(db, ...args),
+    listOrdersPage: (...args) => orderSearch.listOrdersPage(db, ...args),
+    orderStatsSlice: (...args) => orderStats.orderStatsSlice(db, ...args),
+    openOrderCounts: () => orderStats.openOrderCounts(db),
+    finalTransfersSlice: (...args) => transferTotals.finalTransfersSlice(db, ...args),
   };
 }
