@@ -16,9 +16,9 @@ export interface WebhookLogFilter {
 export type WebhookLogEvent = Omit<WebhookEvent, 'data'> & { orderId: string | null };
 
 /** The most events one page request looks at when no index narrows the filter enough. */
-const SCAN_WINDOW = 25_000;
+export const SCAN_WINDOW = 25_000;
 /** A status is read through its own index when it has at most this many events. */
-const DRIVER_CAP = 5_000;
+export const DRIVER_CAP = 5_000;
 
 const COLUMNS = `e.id, e.merchant_id AS merchantId, e.order_ref AS orderRef, e.order_version AS orderVersion,
   e.notify_type AS notifyType, e.status, e.attempts, e.next_attempt_at AS nextAttemptAt,

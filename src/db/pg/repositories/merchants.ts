@@ -12,12 +12,12 @@ export async function insertMerchant(ex: PgExecutor, record: MerchantRecord): Pr
 }
 
 /** Every merchant, oldest first. */
-export function listMerchants(ex: PgExecutor): Promise<MerchantRecord[]> {
+export async function listMerchants(ex: PgExecutor): Promise<MerchantRecord[]> {
   return ex.select().from(merchants).orderBy(asc(merchants.createdAt), asc(merchants.id));
 }
 
 /** Active merchants, for signature lookup when no X-Merchant-Id is sent. */
-export function listActiveMerchants(ex: PgExecutor): Promise<MerchantRecord[]> {
+export async function listActiveMerchants(ex: PgExecutor): Promise<MerchantRecord[]> {
   return ex
     .select()
     .from(merchants)

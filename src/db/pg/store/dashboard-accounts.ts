@@ -1,26 +1,29 @@
 import type { DashboardAccountStore } from '../../store/dashboard-accounts.ts';
 import type { PgDb } from '../client.ts';
-import { notPorted } from './not-ported.ts';
+import * as adminSessions from '../repositories/admin-sessions.ts';
+import * as adminUsers from '../repositories/admin-users.ts';
 
 /** DashboardAccountStore on PostgreSQL (the contract: src/db/store/dashboard-accounts.ts). */
-export function pgDashboardAccountStore(_db: PgDb): DashboardAccountStore {
+export function pgDashboardAccountStore(db: PgDb): DashboardAccountStore {
   return {
-    findAdminSession: notPorted('findAdminSession'),
-    touchAdminSession: notPorted('touchAdminSession'),
-    deleteAdminSession: notPorted('deleteAdminSession'),
-    deleteAdminSessionsOfUser: notPorted('deleteAdminSessionsOfUser'),
-    listAdminSessionsOfUser: notPorted('listAdminSessionsOfUser'),
-    insertAdminUser: notPorted('insertAdminUser'),
-    findAdminUserByEmail: notPorted('findAdminUserByEmail'),
-    findAdminUserById: notPorted('findAdminUserById'),
-    listAdminUsers: notPorted('listAdminUsers'),
-    recordSignInFailure: notPorted('recordSignInFailure'),
-    startAdminSession: notPorted('startAdminSession'),
-    completeSecondFactor: notPorted('completeSecondFactor'),
-    replaceAdminPassword: notPorted('replaceAdminPassword'),
-    setPendingTotp: notPorted('setPendingTotp'),
-    enableTotp: notPorted('enableTotp'),
-    disableTotp: notPorted('disableTotp'),
-    deleteAdminUser: notPorted('deleteAdminUser'),
+    // repositories/admin-sessions.ts
+    findAdminSession: (...args) => adminSessions.findAdminSession(db, ...args),
+    touchAdminSession: (...args) => adminSessions.touchAdminSession(db, ...args),
+    deleteAdminSession: (...args) => adminSessions.deleteAdminSession(db, ...args),
+    deleteAdminSessionsOfUser: (...args) => adminSessions.deleteAdminSessionsOfUser(db, ...args),
+    listAdminSessionsOfUser: (...args) => adminSessions.listAdminSessionsOfUser(db, ...args),
+    // repositories/admin-users.ts
+    insertAdminUser: (...args) => adminUsers.insertAdminUser(db, ...args),
+    findAdminUserByEmail: (...args) => adminUsers.findAdminUserByEmail(db, ...args),
+    findAdminUserById: (...args) => adminUsers.findAdminUserById(db, ...args),
+    listAdminUsers: () => adminUsers.listAdminUsers(db),
+    recordSignInFailure: (...args) => adminUsers.recordSignInFailure(db, ...args),
+    startAdminSession: (...args) => adminUsers.startAdminSession(db, ...args),
+    completeSecondFactor: (...args) => adminUsers.completeSecondFactor(db, ...args),
+    replaceAdminPassword: (...args) => adminUsers.replaceAdminPassword(db, ...args),
+    setPendingTotp: (...args) => adminUsers.setPendingTotp(db, ...args),
+    enableTotp: (...args) => adminUsers.enableTotp(db, ...args),
+    disableTotp: (...args) => adminUsers.disableTotp(db, ...args),
+    deleteAdminUser: (...args) => adminUsers.deleteAdminUser(db, ...args),
   };
 }

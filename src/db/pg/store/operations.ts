@@ -1,21 +1,26 @@
 import type { OperationsStore } from '../../store/operations.ts';
 import type { PgDb } from '../client.ts';
-import { notPorted } from './not-ported.ts';
+import * as ops from '../repositories/ops.ts';
+import * as settings from '../repositories/settings.ts';
+import * as tokens from '../repositories/tokens.ts';
 
 /** OperationsStore on PostgreSQL (the contract: src/db/store/operations.ts). */
-export function pgOperationsStore(_db: PgDb): OperationsStore {
+export function pgOperationsStore(db: PgDb): OperationsStore {
   return {
-    getSetting: notPorted('getSetting'),
-    setSettingOnce: notPorted('setSettingOnce'),
-    setSetting: notPorted('setSetting'),
-    upsertToken: notPorted('upsertToken'),
-    listAddedTokens: notPorted('listAddedTokens'),
-    probeWrite: notPorted('probeWrite'),
-    cursorTimes: notPorted('cursorTimes'),
-    reorgStats: notPorted('reorgStats'),
-    orderCounts: notPorted('orderCounts'),
-    oldestQueuedPayouts: notPorted('oldestQueuedPayouts'),
-    webhookEventCounts: notPorted('webhookEventCounts'),
-    webhookAttemptsSince: notPorted('webhookAttemptsSince'),
+    // repositories/settings.ts
+    getSetting: (...args) => settings.getSetting(db, ...args),
+    setSettingOnce: (...args) => settings.setSettingOnce(db, ...args),
+    setSetting: (...args) => settings.setSetting(db, ...args),
+    // repositories/tokens.ts
+    upsertToken: (...args) => tokens.upsertToken(db, ...args),
+    listAddedTokens: (...args) => tokens.listAddedTokens(db, ...args),
+    // repositories/ops.ts
+    probeWrite: (...args) => ops.probeWrite(db, ...args),
+    cursorTimes: () => ops.cursorTimes(db),
+    reorgStats: () => ops.reorgStats(db),
+    orderCounts: () => ops.orderCounts(db),
+    oldestQueuedPayouts: () => ops.oldestQueuedPayouts(db),
+    webhookEventCounts: () => ops.webhookEventCounts(db),
+    webhookAttemptsSince: (...args) => ops.webhookAttemptsSince(db, ...args),
   };
 }
