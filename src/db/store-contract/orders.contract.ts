@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { AppError } from '../../domain/errors.ts';
 import { create, derive, store, T0 } from './context.ts';
+import { ordersRacesContract } from './orders-races.contract.ts';
 
 /** The Store contract on orders: creation with a deposit address, transitions with their webhook events (../store/orders.ts); it runs inside storeContract's describe. */
 export function ordersContract(): void {
@@ -49,4 +50,6 @@ export function ordersContract(): void {
     expect((await store.findOrderById(a.id))?.status).toBe('PENDING');
     expect(await store.listWebhookEvents({ order: b.id, limit: 10 })).toEqual([]);
   });
+
+  ordersRacesContract();
 }
