@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../domain/errors.ts';
 import { create, type OpenedStore, openStoreForEachTest, store, T0 } from './store-contract/context.ts';
+import { dashboardAccountsContract } from './store-contract/dashboard-accounts.contract.ts';
 import { merchantsContract } from './store-contract/merchants.contract.ts';
 import { moneyContract } from './store-contract/money.contract.ts';
 import { operationsContract } from './store-contract/operations.contract.ts';
@@ -34,6 +35,7 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
     });
 
     merchantsContract();
+    dashboardAccountsContract();
     ordersContract();
     scanningContract();
     operationsContract();
