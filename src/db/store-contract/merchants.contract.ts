@@ -1,24 +1,67 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { merchant, store, T0 } from './context.ts';
 
 /** The Store contract on merchants and their request nonces (../store/merchants.ts); it runs inside storeContract's describe. */
 export function merchantsContract(): void {
-  it('keeps merchants and lists only the active ones', async () => {
-    await store.insertMerchant(merchant('mch_b', { createdAt: T0 + 1 }));
-    expect((await store.findMerchant('mch_b'))?.tokenSealed).toBe('sealed-token-mch_b');
-    expect(await store.findMerchant('mch_none')).toBeNull();
-    await store.updateMerchant('mch_a', { status: 'disabled' }, T0 + 2);
-    expect((await store.listActiveMerchants()).map((m) => m.id)).toEqual(['mch_b']);
-    expect((await store.listMerchants()).map((m) => m.id).sort()).toEqual(['mch_a', 'mch_b']);
-    await store.updateMerchant('mch_b', { compat: 'xpay' }, T0 + 3);
-    expect((await store.findMerchant('mch_b'))?.compat).toBe('xpay');
-  });
+  describe('merchants and nonces', () => {
+    it('keeps merchants and lists only the active ones', async () => {
+      await store.insertMerchant(merchant('mch_b', { createdAt: T0 + 1 }));
+      expect((await store.findMerchant('mch_b'))?.tokenSealed).toBe('sealed-token-mch_b');
+      expect(await store.findMerchant('mch_none')).toBeNull();
+      await store.updateMerchant('mch_a', { status: 'disabled' }, T0 + 2);
+      expect((await store.listActiveMerchants()).map((m) => m.id)).toEqual(['mch_b']);
+      expect((await store.listMerchants()).map((m) => m.id).sort()).toEqual(['mch_a', 'mch_b']);
+      await store.updateMerchant('mch_b', { compat: 'xpay' }, T0 + 3);
+      expect((await store.findMerchant('mch_b'))?.compat).toBe('xpay');
+    });
 
-  it('takes a request nonce once per merchant until it is pruned', async () => {
-    expect(await store.consumeNonce('mch_a', 'n-1', T0 + 1000)).toBe(true);
-    expect(await store.consumeNonce('mch_a', 'n-1', T0 + 1000)).toBe(false);
-    expect(await store.consumeNonce('mch_b', 'n-1', T0 + 1000)).toBe(true);
-    expect(await store.pruneNonces(T0 + 1001)).toBe(2);
-    expect(await store.consumeNonce('mch_a', 'n-1', T0 + 5000)).toBe(true);
+    it('lists merchants oldest first, changes only the fields given, and refuses a second one of an id', async () => {
+      await store.insertMerchant(merchant('mch_c', { createdAt: T0 + 2 }));
+      await store.insertMerchant(
+        merchant('mch_b', { createdAt: T0 + 1, callbackUrl: 'https://b.example/hook' }),
+      );
+      expect((await store.listMerchants()).map((m) => m.id)).toEqual(['mch_a', 'mch_b', 'mch_c']);
+      await expect(store.insertMerchant(merchant('mch_b'))).rejects.toThrow();
+      expect(await store.updateMerchant('mch_b', { tokenSealed: 'rotated' }, T0 + 9)).toBe(true);
+      expect(await store.findMerchant('mch_b')).toEqual(
+        merchant('mch_b', {
+          createdAt: T0 + 1,
+          callbackUrl: 'https://b.example/hook',
+          tokenSealed: 'rotated',
+          updatedAt: T0 + 9,
+        }),
+      );
+      expect(await store.updateMerchant('mch_none', { status: 'disabled' }, T0)).toBe(false);
+      expect(await store.findMerchant('mch_none')).toBeNull();
+    });
+
+    it('takes a request nonce once per merchant until it is pruned', async () => {
+      expect(await store.consumeNonce('mch_a', 'n-1', T0 + 1000)).toBe(true);
+      expect(await store.consumeNonce('mch_a', 'n-1', T0 + 1000)).toBe(false);
+      expect(await store.consumeNonce('mch_b', 'n-1', T0 + 1000)).toBe(true);
+      expect(await store.pruneNonces(T0 + 1001)).toBe(2);
+      expect(await store.consumeNonce('mch_a', 'n-1', T0 + 5000)).toBe(true);
+    });
+
+    it('prunes only the nonces whose window has passed', async () => {
+      await store.consumeNonce('mch_a', 'early', T0 + 1000);
+      await store.consumeNonce('mch_a', 'late', T0 + 2000);
+      expect(await store.pruneNonces(T0 + 1000)).toBe(0); // expires at, not before: kept
+      expect(await store.pruneNonces(T0 + 1001)).toBe(1);
+      expect(await store.consumeNonce('mch_a', 'late', T0 + 2000)).toBe(false);
+      expect(await store.consumeNonce('mch_a', 'early', T0 + 3000)).toBe(true);
+    });
+
+    it('accepts a nonce sent 20 times at once exactly once, and 20 different nonces each once', async () => {
+      const replays = await Promise.all(
+        Array.from({ length: 20 }, () => store.consumeNonce('mch_a', 'n-x', T0 + 1000)),
+      );
+      expect(replays.filter(Boolean)).toHaveLength(1);
+      const fresh = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => store.consumeNonce('mch_a', `n-${i}`, T0 + 1000)),
+      );
+      expect(fresh.every(Boolean)).toBe(true);
+      expect(await store.pruneNonces(T0 + 1001)).toBe(21);
+    });
   });
 }
