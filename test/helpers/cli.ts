@@ -2,10 +2,14 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { TEST_MASTER_KEY, TEST_MNEMONIC } from './harness.ts';
+import { engineEnv } from './test-engine.ts';
 
 export const KASSA_BIN = join(import.meta.dirname, '../../bin/kassa.mjs');
 
 /**
+ * The `kassa` processes below run on a harness's PostgreSQL database when KASSA_DB names that
+ * harness's file and the tests run on PostgreSQL (engineEnv, test/helpers/test-engine.ts).
+ *
  * Environment every test process starts from: the admin listener on a free port, so test files
  * running side by side never fight over 9180 (a test that needs it passes KASSA_ADMIN_PORT itself).
  */
@@ -17,7 +21,7 @@ export function kassa(
   env: Record<string, string>,
 ): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [KASSA_BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '', KASSA_LOG_LEVEL: 'info', ...BASE_ENV, ...env },
+    env: engineEnv({ PATH: process.env.PATH ?? '', KASSA_LOG_LEVEL: 'info', ...BASE_ENV, ...env }),
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -34,7 +38,7 @@ export function kassaAsync(
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [KASSA_BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', KASSA_LOG_LEVEL: 'info', ...env },
+      env: engineEnv({ PATH: process.env.PATH ?? '', KASSA_LOG_LEVEL: 'info', ...env }),
     });
     let stdout = '';
     let stderr = '';
@@ -51,7 +55,7 @@ export function kassaAsync(
 /** Starts a long-running `kassa …` process. */
 export function spawnKassa(args: string[], env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, [KASSA_BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...BASE_ENV, ...env },
+    env: engineEnv({ PATH: process.env.PATH ?? '', ...BASE_ENV, ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

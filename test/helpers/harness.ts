@@ -13,6 +13,7 @@ import type { Deps } from '../../src/services/deps.ts';
 import { adjustLedger } from '../../src/services/manage-ledger.ts';
 import { createMerchant, type MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { envelope, signData } from './signing.ts';
+import { testDatabase } from './test-engine.ts';
 
 /**
  * The operator mnemonic of tests: a BIP-39 test vector, deliberately not anvil's dev mnemonic, so
@@ -25,7 +26,10 @@ export const T0 = Date.UTC(2026, 10, 25, 12, 0, 0);
 
 export interface Harness {
   rt: Deps;
-  /** The SQLite handle under `rt.db`, for tests that read or arrange rows directly. */
+  /**
+   * The SQLite handle under `rt.db`, for tests that read or arrange rows directly; such tests run on
+   * SQLite only (it throws on PostgreSQL: KASSA_TEST_ENGINE=postgres, see test/helpers/test-engine.ts).
+   */
   db: Db;
   /** The public app (the API port). */
   app: ReturnType<typeof createApp>;
@@ -56,11 +60,13 @@ export interface Harness {
     orderId: string,
     query?: Record<string, string>,
   ): Response | Promise<Response>;
-  close(): void;
+  /** Closes the database; on PostgreSQL also drops it (awaiting is optional). */
+  close(): Promise<void>;
 }
 
 /**
- * A migrated database in a temporary folder, a manual clock at T0, the HTTP apps in process, and
+ * A migrated database (a file in a temporary folder; with KASSA_TEST_ENGINE=postgres a fresh
+ * PostgreSQL database, test/helpers/test-engine.ts), a manual clock at T0, the HTTP apps in process, and
  * helpers to create merchants and send signed requests. `overrides` merge over the defaults and
  * over the harness's own: `webhooks.allowPrivateTargets` is on, since every test receiver listens on
  * 127.0.0.1 (tests of the refusal turn it off).
@@ -71,22 +77,37 @@ export async function makeHarness(
 ): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'kassa-test-'));
   const clock = manualClock(options.clockStart ?? T0);
-  const rt = await bootstrap({
-    env: {
-      KASSA_DB: join(dir, 'kassa.db'),
-      KASSA_MNEMONIC: TEST_MNEMONIC,
-      KASSA_MASTER_KEY: TEST_MASTER_KEY,
-    },
-    overrides: deepMerge({ webhooks: { allowPrivateTargets: true } }, overrides) as Record<string, unknown>,
-    migrations: 'apply',
-    logger: silentLogger(),
-    clock,
-    chains: options.chains ?? false,
-  });
+  const database = await testDatabase(dir);
+  let rt: Deps;
+  try {
+    rt = await bootstrap({
+      env: {
+        KASSA_DB: database.file,
+        KASSA_MNEMONIC: TEST_MNEMONIC,
+        KASSA_MASTER_KEY: TEST_MASTER_KEY,
+      },
+      overrides: deepMerge(
+        deepMerge({ webhooks: { allowPrivateTargets: true } }, database.overrides),
+        overrides,
+      ) as Record<string, unknown>,
+      migrations: 'apply',
+      logger: silentLogger(),
+      clock,
+      chains: options.chains ?? false,
+    });
+  } catch (error) {
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   const app = createApp(rt);
   return {
     rt,
-    db: sqliteOf(rt.db),
+    get db() {
+      if (database.url)
+        throw new Error('h.db is the SQLite handle: a test that reads SQLite directly runs on SQLite only');
+      return sqliteOf(rt.db);
+    },
     app,
     admin: createAdminApp(rt),
     clock,
@@ -109,9 +130,11 @@ export async function makeHarness(
       }
       return app.request(`${path}?${qs}`);
     },
-    close() {
-      rt.close();
+    async close() {
+      await rt.close();
       rmSync(dir, { recursive: true, force: true });
+      // PostgreSQL: the database goes too (a test that does not await close still drops it, later).
+      await database.drop().catch(() => {});
     },
   };
 }
