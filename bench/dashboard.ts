@@ -182,5 +182,5 @@ try {
   );
 } finally {
   await served.close();
-  rt.close();
+  await rt.close();
 }

@@ -101,8 +101,8 @@ try {
         results[`${kind} ${world === withIndexes ? 'with' : 'without'}`]?.push(await round(world, kind));
   }
 } finally {
-  withIndexes.rt.close();
-  without.rt.close();
+  await withIndexes.rt.close();
+  await without.rt.close();
   rmSync(dir, { recursive: true, force: true });
 }
 const median = (xs: number[]) => {

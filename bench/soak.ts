@@ -167,7 +167,7 @@ const merchants: MerchantCreated[] = [];
       });
     }
   }
-  rt.close();
+  await rt.close();
 }
 
 // --- the webhook receiver: checks signatures, fails now and then ---------------------------------
@@ -780,7 +780,7 @@ const figures = {
   invariantsHeld: problems.length === 0,
   problems,
 };
-rt.close();
+await rt.close();
 process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
 if (problems.length > 0) log('last Kassa log lines', { tails: tails.slice(-20) });
 await receiver.close();

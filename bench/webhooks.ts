@@ -165,7 +165,7 @@ async function run(mode: 'burst' | 'steady') {
     if ((lastVersion.get(e.orderRef) ?? -1) > e.orderVersion) outOfOrder++;
     lastVersion.set(e.orderRef, e.orderVersion);
   }
-  rt.close();
+  await rt.close();
   rmSync(dir, { recursive: true, force: true });
   return {
     mode,

@@ -87,6 +87,6 @@ export async function adminCommand(args: string[], flags: Flags): Promise<void> 
         return;
     }
   } finally {
-    rt.close();
+    await rt.close();
   }
 }

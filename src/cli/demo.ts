@@ -68,7 +68,7 @@ async function followSweep(
       await new Promise((r) => setTimeout(r, 500));
     }
   } finally {
-    rt.close();
+    await rt.close();
   }
 }
 

@@ -29,6 +29,6 @@ export async function depositsCommand(
         })),
       );
   } finally {
-    rt.close();
+    await rt.close();
   }
 }

@@ -63,6 +63,6 @@ export async function ledgerCommand(args: string[], flags: Flags): Promise<void>
       }
     }
   } finally {
-    rt.close();
+    await rt.close();
   }
 }

@@ -114,6 +114,6 @@ export async function merchantCommand(
         throw new UsageError('merchant create|list|rotate-token|set-callback|set-compat|disable');
     }
   } finally {
-    rt.close();
+    await rt.close();
   }
 }

@@ -98,7 +98,7 @@ export async function payoutsCommand(args: string[], flags: Flags): Promise<void
       }
     }
   } finally {
-    rt.close();
+    await rt.close();
   }
 }
 

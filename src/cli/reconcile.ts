@@ -34,7 +34,7 @@ export async function reconcileCommand(flags: Record<string, string | boolean | 
     else printReport(report);
     if (!report.ok) process.exitCode = 1;
   } finally {
-    rt.close();
+    await rt.close();
   }
 }
 

@@ -57,7 +57,7 @@ export async function runCommand(
   onShutdown(async () => {
     await api?.close();
     await worker?.stop();
-    rt.close();
+    await rt.close();
   });
   api = mode === 'worker' ? null : await startApiServer(rt);
   worker = startWorker ? await startWorker(rt) : null;

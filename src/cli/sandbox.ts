@@ -135,7 +135,7 @@ export async function sandboxCommand(
     await api.close();
     await worker.stop();
     await chains.stop();
-    rt.close();
+    await rt.close();
   });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   process.stdout.write(banner({ info, fresh, seconds, dataDir }));

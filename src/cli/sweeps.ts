@@ -143,6 +143,6 @@ export async function sweepsCommand(args: string[], flags: Flags): Promise<void>
       }
     }
   } finally {
-    rt.close();
+    await rt.close();
   }
 }

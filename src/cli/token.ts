@@ -37,6 +37,6 @@ export async function tokenCommand(
     }
     throw new UsageError('token add|list');
   } finally {
-    rt.close();
+    await rt.close();
   }
 }

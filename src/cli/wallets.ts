@@ -33,6 +33,6 @@ export async function walletsCommand(flags: Record<string, string | boolean | un
     for (const line of problems) process.stderr.write(`${line}\n`);
     if (problems.length > 0) process.exitCode = 1;
   } finally {
-    rt.close();
+    await rt.close();
   }
 }

@@ -73,6 +73,6 @@ export async function webhooksCommand(
       }
     }
   } finally {
-    rt.close();
+    await rt.close();
   }
 }

@@ -18,6 +18,11 @@ export interface Deps {
   config: Config;
   /** The database, as a port of async repository functions (db/store.ts); never the SQL driver. */
   db: Store;
+  /**
+   * Which database `db` is on, for messages: `sqlite` (name: the file's path) or `postgres` (name:
+   * the URL with its password hidden).
+   */
+  database: { engine: 'sqlite' | 'postgres'; name: string };
   clock: Clock;
   logger: Logger;
   /** Needs KASSA_MASTER_KEY; null in commands that never touch merchant secrets. */
@@ -33,8 +38,11 @@ export interface Deps {
    * this process (`kassa start`), empty in `kassa api`, where readiness reads the checkpoints.
    */
   health: ChainHealth;
-  /** Releases the database, timers and the logger. */
-  close(): void;
+  /**
+   * Releases the database (the SQLite connection at once; the PostgreSQL pool once its connections
+   * are back), timers and the logger.
+   */
+  close(): Promise<void>;
 }
 
 /** The key ring, or a clear error when the process was started without a mnemonic. */

@@ -21,8 +21,8 @@ const rt = await bootstrap({
 const worker = await startWorker(rt, [webhookJobs]);
 process.stdout.write('ready\n');
 process.on('SIGTERM', () => {
-  void worker.stop().then(() => {
-    rt.close();
+  void worker.stop().then(async () => {
+    await rt.close();
     process.exit(0);
   });
 });

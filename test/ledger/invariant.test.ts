@@ -234,15 +234,15 @@ async function history(seed: number, steps: number) {
         break;
       }
       case 'restart': {
-        rt.close();
+        await rt.close();
         rt = await reopen(dbPath);
         break;
       }
     }
     await check(`step ${step} (${action})`);
   }
-  rt.close();
-  h.close();
+  await rt.close();
+  await h.close();
   return log;
 }
 
