@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { AppError } from '../../domain/errors.ts';
 import { create, derive, store, T0 } from './context.ts';
+import { ordersListsContract } from './orders-lists.contract.ts';
 import { ordersRacesContract } from './orders-races.contract.ts';
 
 /** The Store contract on orders: creation with a deposit address, transitions with their webhook events (../store/orders.ts); it runs inside storeContract's describe. */
@@ -52,4 +53,5 @@ export function ordersContract(): void {
   });
 
   ordersRacesContract();
+  ordersListsContract();
 }

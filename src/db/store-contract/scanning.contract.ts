@@ -1,6 +1,9 @@
 import { expect, it } from 'vitest';
 import { AppError } from '../../domain/errors.ts';
 import { create, store, T0, transfer } from './context.ts';
+import { scanningCheckpointsContract } from './scanning-checkpoints.contract.ts';
+import { scanningOrdersContract } from './scanning-orders.contract.ts';
+import { scanningRacesContract } from './scanning-races.contract.ts';
 
 /** The Store contract on a scan step, recorded whole or not at all (../store/scanning.ts); it runs inside storeContract's describe. */
 export function scanningContract(): void {
@@ -41,4 +44,8 @@ export function scanningContract(): void {
     expect((await store.transfersOfChain('ETH')).map((t) => t.txid)).toEqual(['0xtx-trf_1']);
     expect((await store.getCursor('ETH'))?.height).toBe(100);
   });
+
+  scanningCheckpointsContract();
+  scanningOrdersContract();
+  scanningRacesContract();
 }

@@ -21,10 +21,12 @@ const CHUNK = 1000;
  * meanwhile).
  *
  * Kept correct by (b) locks in one read-committed transaction: the chain's checkpoint lock makes two
- * steps of one chain (a worker that lost its lease and the one that took over) write one after the
- * other, never interleaved; transfers are upserts on their natural key whose update skips a final
- * row (a); each transition is guarded by the order's status (orders.ts), and a miss rolls back the
- * whole step, checkpoint included.
+ * steps of one chain (a worker that lost its lease and the one that took over) apply one after the
+ * other, whole, so they can neither interleave their checkpoint and block hashes nor deadlock on
+ * transfers both write; transfers are upserts on their natural key whose update skips a final row
+ * (a); each transition is guarded by the order's status (orders.ts), and a miss rolls back the whole
+ * step, checkpoint included. A checkpoint may move back (a reorganisation rewinds it), so the last
+ * step to commit sets it, as on SQLite.
  */
 export function recordScan(
   db: PgDb,
