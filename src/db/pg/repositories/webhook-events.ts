@@ -12,8 +12,8 @@ import { webhookEvents } from '../schema/webhook-events.ts';
 
 // The webhook outbox's claims and settlements on PostgreSQL: the same functions as
 // ../../repositories/webhook-events.ts. Several deliverers may claim at once (a worker taking over,
-// or two by mistake): the candidates are read FOR UPDATE SKIP LOCKED (b), so each due event goes to
-// one claimer, and a claimer never waits behind another's candidates.
+// or two by mistake): the events a claim takes are locked FOR UPDATE SKIP LOCKED and leased in one
+// statement (b), so each due event goes to one claimer, and a claimer never waits behind another.
 
 const earlier = alias(webhookEvents, 'earlier');
 
@@ -44,52 +44,68 @@ function dueCondition(ex: PgExecutor, now: number, excludeMerchantIds: string[])
 }
 
 /**
- * Up to `limit` due events in due order (ties in creation order, as SQLite's insertion order), locked
- * for this transaction when `lock`; rows another transaction holds are skipped, not waited for. A row
- * that another claimer leased and committed since this statement's snapshot is re-checked on its new
- * version, so it is no longer due.
+ * Up to `limit` due events in due order (ties in creation order, then id: PostgreSQL has no insertion
+ * order), leaving out the ids in `skip`. Not locked: only read.
  */
-function selectCandidates(ex: PgExecutor, input: ClaimRequest, limit: number, lock: boolean) {
-  const query = ex
+function selectCandidates(ex: PgExecutor, input: ClaimRequest, limit: number, skip: string[] = []) {
+  const due = dueCondition(ex, input.now, input.excludeMerchantIds ?? []);
+  return ex
     .select()
     .from(webhookEvents)
-    .where(dueCondition(ex, input.now, input.excludeMerchantIds ?? []))
+    .where(skip.length > 0 ? and(due, notInArray(webhookEvents.id, skip)) : due)
     .orderBy(asc(webhookEvents.nextAttemptAt), asc(webhookEvents.createdAt), asc(webhookEvents.id))
     .limit(limit);
-  return lock ? query.for('update', { of: webhookEvents, skipLocked: true }) : query;
 }
 
+/**
+ * Leases those of `ids` that are still due and that no other transaction holds (b): the rows are
+ * locked FOR UPDATE SKIP LOCKED and their due condition checked again on their newest version (one
+ * another claimer leased and committed meanwhile is no longer due), then moved to `leaseUntil`, in
+ * one statement. Returns the leased events as they are now.
+ */
+function leaseDue(tx: PgTx, input: ClaimRequest, ids: string[]) {
+  const free = tx
+    .select({ id: webhookEvents.id })
+    .from(webhookEvents)
+    .where(and(inArray(webhookEvents.id, ids), dueCondition(tx, input.now, [])))
+    .for('update', { skipLocked: true });
+  return tx
+    .update(webhookEvents)
+    .set({ nextAttemptAt: input.leaseUntil })
+    .where(inArray(webhookEvents.id, free))
+    .returning();
+}
+
+/** How many times a claim looks again for due events after another claimer took some it wanted. */
+const CLAIM_ROUNDS = 4;
+
+/**
+ * Reads up to `scan` candidates, asks `accept` about them in due order until `limit` are taken, and
+ * leases what it took; only the taken rows are locked, so a second claimer at the same moment gets
+ * the other due events rather than skipping the ones this claim looked at and left. When another
+ * claimer got some of the taken ones first, it looks again past what it has seen.
+ */
 async function claimInTransaction(
   tx: PgTx,
   input: ClaimRequest,
   accept: (event: WebhookEvent) => boolean,
 ): Promise<WebhookEvent[]> {
-  if (input.limit <= 0) return [];
-  const candidates = await selectCandidates(
-    tx,
-    input,
-    Math.max(input.limit, input.scan ?? input.limit),
-    true,
-  );
+  const scan = Math.max(input.limit, input.scan ?? input.limit);
+  const seen: string[] = [];
   const taken: WebhookEvent[] = [];
-  for (const row of candidates) {
-    if (taken.length >= input.limit) break;
-    if (accept(row)) taken.push(row);
+  for (let round = 0; round < CLAIM_ROUNDS && taken.length < input.limit; round++) {
+    const wanted: string[] = [];
+    for (const row of await selectCandidates(tx, input, scan, seen)) {
+      if (taken.length + wanted.length >= input.limit) break;
+      seen.push(row.id);
+      if (accept(row)) wanted.push(row.id);
+    }
+    if (wanted.length === 0) break;
+    const leased = new Map((await leaseDue(tx, input, wanted)).map((e) => [e.id, e]));
+    for (const id of wanted) if (leased.has(id)) taken.push(leased.get(id) as WebhookEvent);
+    if (leased.size === wanted.length) break;
   }
-  if (taken.length === 0) return [];
-  await tx
-    .update(webhookEvents)
-    .set({ nextAttemptAt: input.leaseUntil })
-    .where(
-      and(
-        inArray(
-          webhookEvents.id,
-          taken.map((e) => e.id),
-        ),
-        eq(webhookEvents.status, 'pending'),
-      ),
-    );
-  return taken.map((e) => ({ ...e, nextAttemptAt: input.leaseUntil }));
+  return taken;
 }
 
 /**
@@ -132,7 +148,7 @@ export async function settleAndClaimWebhookEvents(
 ): Promise<{ settled: boolean[]; claimed: WebhookEvent[] }> {
   if (
     input.settle.length === 0 &&
-    (input.claim.limit <= 0 || (await selectCandidates(db, input.claim, 1, false)).length === 0)
+    (input.claim.limit <= 0 || (await selectCandidates(db, input.claim, 1)).length === 0)
   )
     return { settled: [], claimed: [] };
   const accept = askOnce(input.claim.accept);

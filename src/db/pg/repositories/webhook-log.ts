@@ -18,6 +18,10 @@ import { webhookEvents } from '../schema/webhook-events.ts';
 
 type IdRow = { id: string; created_at: number };
 
+/** Rows of a raw query: int8 comes back as text there (drizzle's per-query parsers), read as a number. */
+const idRows = (result: { rows: { id: string; created_at: number | string }[] }): IdRow[] =>
+  result.rows.map((r) => ({ id: r.id, created_at: Number(r.created_at) }));
+
 const whereOf = (parts: SQL[]) => (parts.length > 0 ? sql`WHERE ${sql.join(parts, sql` AND `)}` : sql``);
 
 /**
@@ -58,20 +62,20 @@ export async function listWebhookEventsPage(
       sql`SELECT id, created_at FROM webhook_events ${whereOf([...conditions, ...(keyset ? [keyset] : [])])}
           ORDER BY created_at DESC, id DESC LIMIT ${take}`,
     );
-    ids = found.rows;
+    ids = idRows(found);
   } else {
     const found = await ex.execute<IdRow>(
       sql`SELECT id, created_at FROM (SELECT id, created_at, status, merchant_id, notify_type
             FROM webhook_events ${range} ORDER BY created_at DESC, id DESC LIMIT ${SCAN_WINDOW}) AS w
           ${whereOf(conditions)} ORDER BY created_at DESC, id DESC LIMIT ${take}`,
     );
-    ids = found.rows;
+    ids = idRows(found);
     if (ids.length < take) {
       const edge = await ex.execute<IdRow>(
         sql`SELECT id, created_at FROM webhook_events ${range}
             ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ${SCAN_WINDOW - 1}`,
       );
-      boundary = edge.rows[0];
+      boundary = idRows(edge)[0];
     }
   }
   const shown = ids.slice(0, take - 1);
