@@ -23,16 +23,13 @@ export interface PgOpenOptions {
 const INT8 = 20;
 
 /**
- * int8 (bigint) columns hold epoch milliseconds, counts and indexes, all far below 2^53, so they are
- * read as numbers (node-postgres reads them as strings by default). Money is never int8: it is TEXT
- * in base units, exactly as on SQLite.
+ * int8 (bigint) values are epoch milliseconds, counts, block heights and indexes, all far below
+ * 2^53, so they are read as numbers (node-postgres reads them as strings by default). Money is never
+ * int8: it is TEXT in base units, exactly as on SQLite. Set on pg's global parsers because drizzle
+ * passes its own parser table with every query and falls back to the global one: a pool-level table
+ * would miss raw `sql` results such as count(*) and max().
  */
-const types = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === INT8 && format !== 'binary') return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format);
-  },
-} as pg.CustomTypesConfig;
+pg.types.setTypeParser(INT8, (value: string) => Number(value));
 
 /**
  * Opens a pool on `url` (postgres://user:password@host:port/database). Nothing connects until the
@@ -44,7 +41,6 @@ export function openPg(url: string, options: PgOpenOptions = {}): PgDb {
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'kassa',
     statement_timeout: options.statementTimeoutMs ?? 0,
-    types,
   });
   // An idle connection that the server drops (restart, failover) must not crash the process: the
   // pool discards it and the next query opens another.
