@@ -27,15 +27,7 @@ export const OPEN_SWEEP_STATUSES: readonly SweepStatus[] = [
 ];
 /** Stores a new sweep in `planned`. Throws state_conflict when the address already has an open sweep of the token. */
 export async function insertSweep(db: Db, sweep: NewSweep): Promise<Sweep> {
-  const row: Sweep = {
-    ...sweep,
-    error: null,
-    held: false,
-    tries: 0,
-    nextTryAt: 0,
-    updatedAt: sweep.createdAt,
-    finalAt: null,
-  };
+  const row = plannedSweepRow(sweep);
   try {
     db.insert(sweeps).values(row).run();
   } catch (error) {
@@ -79,6 +71,58 @@ export interface NewOperatorCost {
   txHash: string;
 }
 
+/** A new sweep's row, as both engines store it: untried, not held, no error yet. */
+export function plannedSweepRow(sweep: NewSweep): Sweep {
+  return {
+    ...sweep,
+    error: null,
+    held: false,
+    tries: 0,
+    nextTryAt: 0,
+    updatedAt: sweep.createdAt,
+    finalAt: null,
+  };
+}
+
+/** The columns a step sets on its sweep (those it gives, its time, and the time it went final). */
+export function sweepStepColumns(step: SweepStep, now: number): Partial<Sweep> {
+  return {
+    status: step.to,
+    updatedAt: now,
+    ...(step.amountBase !== undefined ? { amountBase: step.amountBase } : {}),
+    ...(step.error !== undefined ? { error: step.error } : {}),
+    ...(step.held !== undefined ? { held: step.held } : {}),
+    ...(step.tries !== undefined ? { tries: step.tries } : {}),
+    ...(step.nextTryAt !== undefined ? { nextTryAt: step.nextTryAt } : {}),
+    ...(step.to === 'final' ? { finalAt: now } : {}),
+  };
+}
+
+/** A new sweep transaction's row: signed, not seen by the chain yet. */
+export function newSweepTxRow(tx: NewSweepTx, now: number): SweepTx {
+  return {
+    ...tx,
+    blockNum: null,
+    feeBase: null,
+    feePayer: null,
+    error: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** The columns what the chain said sets on a sweep transaction (those it gives, and its time). */
+export function sweepTxColumns(t: SweepTxUpdate, now: number): Partial<SweepTx> {
+  return {
+    status: t.status,
+    updatedAt: now,
+    ...(t.blockNum !== undefined ? { blockNum: t.blockNum } : {}),
+    ...(t.feeBase !== undefined ? { feeBase: t.feeBase } : {}),
+    ...(t.feePayer !== undefined ? { feePayer: t.feePayer } : {}),
+    ...(t.error !== undefined ? { error: t.error } : {}),
+  };
+}
+
 /**
  * Records one step of a sweep atomically: new signed transactions (stored before they are
  * broadcast), what the chain said about earlier ones, the costs paid, and the sweep's move from
@@ -100,16 +144,7 @@ export async function recordSweepStep(
     if (step) {
       const res = db
         .update(sweeps)
-        .set({
-          status: step.to,
-          updatedAt: now,
-          ...(step.amountBase !== undefined ? { amountBase: step.amountBase } : {}),
-          ...(step.error !== undefined ? { error: step.error } : {}),
-          ...(step.held !== undefined ? { held: step.held } : {}),
-          ...(step.tries !== undefined ? { tries: step.tries } : {}),
-          ...(step.nextTryAt !== undefined ? { nextTryAt: step.nextTryAt } : {}),
-          ...(step.to === 'final' ? { finalAt: now } : {}),
-        })
+        .set(sweepStepColumns(step, now))
         .where(and(eq(sweeps.id, step.id), eq(sweeps.status, step.from)))
         .run();
       if (res.changes === 0)
@@ -117,17 +152,7 @@ export async function recordSweepStep(
     }
     for (const tx of input.newTxs ?? []) {
       try {
-        db.insert(sweepTxs)
-          .values({
-            ...tx,
-            blockNum: null,
-            feeBase: null,
-            feePayer: null,
-            error: null,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .run();
+        db.insert(sweepTxs).values(newSweepTxRow(tx, now)).run();
       } catch (error) {
         if (String((error as Error).message).includes('UNIQUE'))
           throw new AppError(
@@ -138,17 +163,7 @@ export async function recordSweepStep(
       }
     }
     for (const t of input.txs ?? []) {
-      db.update(sweepTxs)
-        .set({
-          status: t.status,
-          updatedAt: now,
-          ...(t.blockNum !== undefined ? { blockNum: t.blockNum } : {}),
-          ...(t.feeBase !== undefined ? { feeBase: t.feeBase } : {}),
-          ...(t.feePayer !== undefined ? { feePayer: t.feePayer } : {}),
-          ...(t.error !== undefined ? { error: t.error } : {}),
-        })
-        .where(eq(sweepTxs.id, t.id))
-        .run();
+      db.update(sweepTxs).set(sweepTxColumns(t, now)).where(eq(sweepTxs.id, t.id)).run();
     }
     for (const c of input.costs ?? [])
       db.insert(operatorCosts)
