@@ -1,14 +1,15 @@
 import type { ReconciliationStore } from '../../store/reconciliation.ts';
 import type { PgDb } from '../client.ts';
-import { notPorted } from './not-ported.ts';
+import * as reconciliation from '../repositories/reconciliation.ts';
 
 /** ReconciliationStore on PostgreSQL (the contract: src/db/store/reconciliation.ts). */
-export function pgReconciliationStore(_db: PgDb): ReconciliationStore {
+export function pgReconciliationStore(db: PgDb): ReconciliationStore {
   return {
-    chainRecords: notPorted('chainRecords'),
-    cachedTxFees: notPorted('cachedTxFees'),
-    walletFloatsOf: notPorted('walletFloatsOf'),
-    recordReconciliation: notPorted('recordReconciliation'),
-    lastReconciliation: notPorted('lastReconciliation'),
+    // ../repositories/reconciliation.ts
+    chainRecords: (args) => reconciliation.chainRecords(db, args),
+    cachedTxFees: (chain) => reconciliation.cachedTxFees(db, chain),
+    walletFloatsOf: (chain) => reconciliation.walletFloatsOf(db, chain),
+    recordReconciliation: (args) => reconciliation.recordReconciliation(db, args),
+    lastReconciliation: () => reconciliation.lastReconciliation(db),
   };
 }

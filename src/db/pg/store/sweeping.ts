@@ -1,21 +1,25 @@
 import type { SweepStore } from '../../store/sweeping.ts';
 import type { PgDb } from '../client.ts';
-import { notPorted } from './not-ported.ts';
+import * as operatorCosts from '../repositories/operator-costs.ts';
+import * as sweepCandidates from '../repositories/sweep-candidates.ts';
+import * as sweeps from '../repositories/sweeps.ts';
+import * as walletLeases from '../repositories/wallet-leases.ts';
 
 /** SweepStore on PostgreSQL (the contract: src/db/store/sweeping.ts). */
-export function pgSweepStore(_db: PgDb): SweepStore {
+export function pgSweepStore(db: PgDb): SweepStore {
   return {
-    sweepCandidates: notPorted('sweepCandidates'),
-    insertSweep: notPorted('insertSweep'),
-    recordSweepStep: notPorted('recordSweepStep'),
-    openSweeps: notPorted('openSweeps'),
-    findSweep: notPorted('findSweep'),
-    sweepTxsOf: notPorted('sweepTxsOf'),
-    sweepSpendsFrom: notPorted('sweepSpendsFrom'),
-    listSweeps: notPorted('listSweeps'),
-    sweepTotals: notPorted('sweepTotals'),
-    sumOperatorCosts: notPorted('sumOperatorCosts'),
-    acquireWalletLease: notPorted('acquireWalletLease'),
-    releaseWalletLease: notPorted('releaseWalletLease'),
+    // ../repositories/sweep-candidates.ts, sweeps.ts, operator-costs.ts, wallet-leases.ts
+    sweepCandidates: (input) => sweepCandidates.sweepCandidates(db, input),
+    insertSweep: (sweep) => sweeps.insertSweep(db, sweep),
+    recordSweepStep: (input) => sweeps.recordSweepStep(db, input),
+    openSweeps: (chain) => sweeps.openSweeps(db, chain),
+    findSweep: (id) => sweeps.findSweep(db, id),
+    sweepTxsOf: (sweepId) => sweeps.sweepTxsOf(db, sweepId),
+    sweepSpendsFrom: (input) => sweeps.sweepSpendsFrom(db, input),
+    listSweeps: (input) => sweeps.listSweeps(db, input),
+    sweepTotals: () => sweeps.sweepTotals(db),
+    sumOperatorCosts: () => operatorCosts.sumOperatorCosts(db),
+    acquireWalletLease: (input) => walletLeases.acquireWalletLease(db, input),
+    releaseWalletLease: (input) => walletLeases.releaseWalletLease(db, input),
   };
 }
