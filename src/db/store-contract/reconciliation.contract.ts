@@ -1,5 +1,7 @@
 import { expect, it } from 'vitest';
 import { create, store, T0 } from './context.ts';
+import { reconciliationRecordsContract } from './reconciliation-records.contract.ts';
+import { reconciliationRunsContract } from './reconciliation-runs.contract.ts';
 
 /** The Store contract on reconciliation runs, the hot wallets' floats and the fees read (../store/reconciliation.ts); it runs inside storeContract's describe. */
 export function reconciliationContract(): void {
@@ -33,4 +35,7 @@ export function reconciliationContract(): void {
     expect(await store.walletFloatsOf('TRON')).toEqual([]);
     expect(await store.cachedTxFees('ETH')).toEqual(new Map([['0xf1', 21n]]));
   });
+
+  reconciliationRecordsContract();
+  reconciliationRunsContract();
 }

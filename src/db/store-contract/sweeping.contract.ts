@@ -1,43 +1,13 @@
 import { expect, it } from 'vitest';
-import type { NewSweep, NewSweepTx } from '../store.ts';
 import { store, T0 } from './context.ts';
+import { sweepCandidatesContract } from './sweeping-candidates.contract.ts';
+import { cost as costOf, sweep, sweepTx } from './sweeping-fixtures.contract.ts';
+import { sweepingRacesContract } from './sweeping-races.contract.ts';
+import { sweepingReadsContract } from './sweeping-reads.contract.ts';
+import { sweepingStepsContract } from './sweeping-steps.contract.ts';
 
 /** The Store contract on sweeps and their transactions, operator costs, the hot-wallet lease (../store/sweeping.ts); it runs inside storeContract's describe. */
 export function sweepingContract(): void {
-  const sweep = (id: string, over: Partial<NewSweep> = {}): NewSweep => ({
-    id,
-    chain: 'ETH',
-    address: '0xdeposit',
-    depositIndex: 7,
-    destination: '0xhot',
-    destinationKind: 'hot',
-    symbol: 'USDT',
-    tokenContract: '0x00000000000000000000000000000000000000aa',
-    decimals: 6,
-    feeMode: 'topup',
-    amountBase: '5000000',
-    feeEstimateBase: '1000',
-    status: 'planned',
-    createdAt: T0,
-    ...over,
-  });
-  const sweepTx = (id: string, sweepId: string, over: Partial<NewSweepTx> = {}): NewSweepTx => ({
-    id,
-    sweepId,
-    chain: 'ETH',
-    role: 'topup',
-    fromAddress: '0xhot',
-    toAddress: '0xdeposit',
-    nonce: 4,
-    txHash: `0x${id}`,
-    rawTx: `raw-${id}`,
-    valueBase: '1000',
-    status: 'signed',
-    validUntil: null,
-    slot: 'nonce 4',
-    ...over,
-  });
-
   it('keeps one open sweep per address and token, and moves a sweep only from the state it is in', async () => {
     await store.insertSweep(sweep('swp_1'));
     await expect(store.insertSweep(sweep('swp_2'))).rejects.toMatchObject({ code: 'state_conflict' });
@@ -72,15 +42,7 @@ export function sweepingContract(): void {
 
   it('records each cost once per transaction and kind, and sums them per chain and kind', async () => {
     await store.insertSweep(sweep('swp_1'));
-    const cost = {
-      chain: 'ETH',
-      kind: 'gas_topup' as const,
-      symbol: 'ETH',
-      decimals: 18,
-      amountBase: '700',
-      sweepId: 'swp_1',
-      txHash: '0xt1',
-    };
+    const cost = costOf('swp_1');
     await store.recordSweepStep({ costs: [cost], now: T0 + 1 });
     await store.recordSweepStep({ costs: [cost], now: T0 + 2 });
     await store.recordSweepStep({ costs: [{ ...cost, txHash: '0xt2', amountBase: '300' }], now: T0 + 3 });
@@ -101,4 +63,9 @@ export function sweepingContract(): void {
     await store.releaseWalletLease({ chain: 'ETH', holder: 'cli:1' });
     expect(await store.acquireWalletLease({ ...lease, holder: 'worker', now: T0 + 2002 })).toBe(true);
   });
+
+  sweepingStepsContract();
+  sweepingReadsContract();
+  sweepCandidatesContract();
+  sweepingRacesContract();
 }
