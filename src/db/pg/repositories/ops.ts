@@ -1,4 +1,5 @@
 import { and, count, eq, gt, min, sql, sum } from 'drizzle-orm';
+import pg from 'pg';
 import { type CursorTimes, type ReorgStats, WRITE_PROBE_KEY } from '../../repositories/ops.ts';
 import { type PgDb, pgTransaction } from '../client.ts';
 import { chainCursors } from '../schema/chain-cursors.ts';
@@ -15,18 +16,32 @@ const PROBE_LOCK_TIMEOUT = '2s';
 
 /**
  * Proves the database takes writes: upserts one settings row in a transaction of its own (a real
- * write that must commit). Throws what PostgreSQL throws (a read-only server or standby, a full
+ * write that must commit). Throws PostgreSQL's own error (a read-only server or standby, a full
  * disk), `busy` when the server cannot be reached, and a lock timeout rather than waiting on a row
  * another process holds for more than PROBE_LOCK_TIMEOUT. One upsert (a).
  */
 export async function probeWrite(db: PgDb, now: number): Promise<void> {
-  await pgTransaction(db, async (tx) => {
-    await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${PROBE_LOCK_TIMEOUT}'`));
-    await tx
-      .insert(settings)
-      .values({ key: WRITE_PROBE_KEY, value: String(now) })
-      .onConflictDoUpdate({ target: settings.key, set: { value: String(now) } });
-  });
+  try {
+    await pgTransaction(db, async (tx) => {
+      await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${PROBE_LOCK_TIMEOUT}'`));
+      await tx
+        .insert(settings)
+        .values({ key: WRITE_PROBE_KEY, value: String(now) })
+        .onConflictDoUpdate({ target: settings.key, set: { value: String(now) } });
+    });
+  } catch (error) {
+    throw serverError(error);
+  }
+}
+
+/**
+ * The server's own error under drizzle's wrapper, whose message repeats the query and its
+ * parameters: readiness shows the message, and PostgreSQL's says what is wrong in a line.
+ */
+function serverError(error: unknown): unknown {
+  let found = error;
+  while (!(found instanceof pg.DatabaseError) && found instanceof Error && found.cause) found = found.cause;
+  return found instanceof pg.DatabaseError ? found : error;
 }
 
 /** Every chain's checkpoint with its write time. */
