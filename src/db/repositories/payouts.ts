@@ -153,8 +153,9 @@ export async function recordedSpends(
  * Commits a payout to a signed transaction before anything is sent: stores the attempt and moves
  * the order to PENDING (or keeps it there with the new transaction) in one transaction, so neither
  * the expiry job nor a crash can separate "signed" from "committed to send". A replacement must use
- * the slot of the attempt it replaces (same nonce, same payout). Throws state_conflict if the order
- * changed meanwhile (nothing is stored, nothing was sent).
+ * the slot of the attempt it replaces (same nonce, same payout); a new slot is refused while the
+ * payout has a transaction that may still land (two senders at once cannot give it two). Throws
+ * state_conflict if the order changed meanwhile (nothing is stored, nothing was sent).
  */
 export async function commitSignedPayout(
   db: Db,
@@ -172,10 +173,26 @@ export async function commitSignedPayout(
         throw new AppError('state_conflict', 'A replacement must reuse the slot of the payout it replaces.');
     }
     applyOrderTransitions(db, [input.transition], input.now);
+    if (attempt.replacesAttempt === null) {
+      const live = db
+        .select({ txHash: payoutAttempts.txHash })
+        .from(payoutAttempts)
+        .where(and(eq(payoutAttempts.orderRef, attempt.orderRef), inArray(payoutAttempts.status, LIVE)))
+        .get();
+      if (live) throw secondSlotRefused(input.transition.order.orderId, live.txHash);
+    }
     db.insert(payoutAttempts)
       .values({ ...attempt, blockNum: null, error: null, createdAt: input.now, updatedAt: input.now })
       .run();
   });
+}
+
+/** The refusal of a second slot for a payout whose transaction `txHash` may still land. */
+export function secondSlotRefused(orderId: string, txHash: string): AppError {
+  return new AppError(
+    'state_conflict',
+    `Payout ${orderId} already has a transaction that may land (${txHash}); a new slot needs it proven dead or given up.`,
+  );
 }
 
 export interface AttemptUpdate {
