@@ -125,7 +125,7 @@ export function acceptPayout(
 }
 
 /** Base units of one token in another's decimals, rounded up (a limit is never undercounted). */
-function rescale(amount: bigint, from: number, to: number): bigint {
+export function rescale(amount: bigint, from: number, to: number): bigint {
   if (from === to) return amount;
   if (from < to) return amount * 10n ** BigInt(to - from);
   const unit = 10n ** BigInt(from - to);
