@@ -1,7 +1,15 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { store, T0 } from './context.ts';
+import { moneyAttemptsContract } from './money-attempts.contract.ts';
+import { moneyDecisionsContract } from './money-decisions.contract.ts';
+import { moneyLedgerContract } from './money-ledger.contract.ts';
+import { moneyPayoutsContract } from './money-payouts.contract.ts';
+import { moneySenderContract } from './money-sender.contract.ts';
 
-/** The Store contract on balances and the ledger (../store/money.ts); it runs inside storeContract's describe. */
+/**
+ * The Store contract on balances and the ledger, payouts with their attempts and holds
+ * (../store/money.ts); it runs inside storeContract's describe.
+ */
 export function moneyContract(): void {
   it('never takes a balance below zero, and a refused adjustment leaves no entry', async () => {
     const key = { merchantId: 'mch_a', chain: 'ETH', symbol: 'USDT', decimals: 6 };
@@ -28,5 +36,13 @@ export function moneyContract(): void {
     const [last] = page;
     const older = await store.pageLedgerEntries({ merchantId: 'mch_a', before: last!, limit: 5 });
     expect(older.map((e) => e.availableDelta)).toEqual([5n]);
+  });
+
+  describe('money', () => {
+    describe('ledger', moneyLedgerContract);
+    describe('payouts', moneyPayoutsContract);
+    describe('attempts', moneyAttemptsContract);
+    describe('sender', moneySenderContract);
+    describe('decisions', moneyDecisionsContract);
   });
 }
