@@ -6,6 +6,7 @@ import { activeChain } from './config/active-chain.ts';
 import { ConfigError } from './config/config-error.ts';
 import { type Env, loadConfig, loadSecrets, type Secrets } from './config/load.ts';
 import type { Config, ConfigInput } from './config/schema.ts';
+import { type CopyReport, copySqliteFileToPg } from './db/copy-database.ts';
 import { type MigrationMode, openStore } from './db/open-store.ts';
 import type { LockWait } from './db/write-lock.ts';
 import type { Chain } from './domain/chains.ts';
@@ -115,4 +116,16 @@ export async function bootstrap(options: BootstrapOptions = {}): Promise<Deps> {
     await opened.close();
     throw e;
   }
+}
+
+/**
+ * `kassa db copy --to URL`: copies the configured SQLite database (`db`, whatever `database.url`
+ * says) into the empty PostgreSQL database at `to`, all of it or nothing (db/copy-database.ts).
+ * Kassa must be stopped first: what it writes after the copy stays in SQLite.
+ */
+export async function copyDatabase(
+  options: Pick<BootstrapOptions, 'configFile' | 'env'> & { to: string },
+): Promise<CopyReport> {
+  const { config } = await loadSettings(options);
+  return copySqliteFileToPg(config.db, options.to);
 }

@@ -10,7 +10,8 @@ const USAGE = `Usage: kassa <command> [options]
   demo [--chain ETH] [--symbol USDT] [--amount 10.00]   a payment and a payout against the sandbox
   start                      API and worker in one process (small operators)
   api | worker               the two halves as separate processes
-  migrate                    apply database migrations
+  migrate                    apply database migrations (SQLite, or PostgreSQL with KASSA_DATABASE_URL)
+  db copy --to postgres://…  copy the SQLite database into an empty PostgreSQL one (stop Kassa first)
   secrets generate --out DIR   a new mnemonic and master key in files only the owner can read
   merchant create --kind V2|V3 [--name N] [--callback-url URL] [--compat none|xpay [--import-secrets FILE|-]]
   merchant list | rotate-token ID | set-callback ID --url URL|--clear | set-compat ID none|xpay | disable ID
@@ -33,7 +34,8 @@ const USAGE = `Usage: kassa <command> [options]
 
 Every command takes --config FILE (JSON or TS, merged over wrangler-free.config.ts); commands log
 only errors unless --verbose or --log-level L (or KASSA_LOG_LEVEL) asks for more.
-Secrets come from the environment: KASSA_MNEMONIC(_FILE), KASSA_MASTER_KEY(_FILE).`;
+Secrets come from the environment: KASSA_MNEMONIC(_FILE), KASSA_MASTER_KEY(_FILE).
+KASSA_DATABASE_URL=postgres://user:password@host:5432/db runs every command on PostgreSQL 15+.`;
 
 const OPTIONS = {
   config: { type: 'string' },
@@ -43,6 +45,7 @@ const OPTIONS = {
   compat: { type: 'string' },
   'import-secrets': { type: 'string' },
   url: { type: 'string' },
+  to: { type: 'string' },
   clear: { type: 'boolean' },
   chain: { type: 'string' },
   symbol: { type: 'string' },
@@ -110,6 +113,9 @@ export async function main(argv: string[], loadWorker: LoadWorker): Promise<void
         return;
       case 'migrate':
         await (await import('./cli/migrate.ts')).migrateCommand(flags);
+        return;
+      case 'db':
+        await (await import('./cli/db-copy.ts')).dbCommand(rest, flags);
         return;
       case 'merchant':
         await (await import('./cli/merchant.ts')).merchantCommand(rest, flags);

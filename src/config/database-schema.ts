@@ -6,22 +6,20 @@ import { z } from 'zod';
 /** The URL schemes of PostgreSQL connection strings (libpq's and node-postgres's). */
 const POSTGRES_SCHEMES = ['postgres:', 'postgresql:'];
 
-/**
- * A PostgreSQL connection string. The message never repeats the value: it may carry a password.
- */
-const postgresUrl = z.string().refine(
-  (text) => {
-    try {
-      return POSTGRES_SCHEMES.includes(new URL(text).protocol);
-    } catch {
-      return false;
-    }
-  },
-  {
-    message:
-      'must be a PostgreSQL URL such as postgres://user:password@host:5432/database (or postgresql://…), from KASSA_DATABASE_URL or the config file; leave it unset to use the SQLite file `db`',
-  },
-);
+/** Whether `text` is a PostgreSQL connection URL (postgres:// or postgresql://). */
+export function isPostgresUrl(text: string): boolean {
+  try {
+    return POSTGRES_SCHEMES.includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** A PostgreSQL connection string. The message never repeats the value: it may carry a password. */
+const postgresUrl = z.string().refine(isPostgresUrl, {
+  message:
+    'must be a PostgreSQL URL such as postgres://user:password@host:5432/database (or postgresql://…), from KASSA_DATABASE_URL or the config file; leave it unset to use the SQLite file `db`',
+});
 
 export const databaseSchema = z.object({
   /**

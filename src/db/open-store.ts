@@ -3,8 +3,9 @@ import type { Config } from '../config/schema.ts';
 import type { Logger } from '../lib/logger.ts';
 import { openDatabase } from './client.ts';
 import { applyMigrations, hasPendingMigrations, isNewDatabase } from './migrate.ts';
-import { closePg, describeUrl, openPg, type PgDb } from './pg/client.ts';
+import { closePg, describeUrl, openPg } from './pg/client.ts';
 import { appliedPgCount, applyPgMigrations, hasPendingPgMigrations } from './pg/migrate.ts';
+import { reachPg } from './pg/reach.ts';
 import { createPgStore } from './pg-store.ts';
 import { createSqliteStore } from './sqlite-store.ts';
 import type { Store } from './store.ts';
@@ -93,7 +94,7 @@ async function openPostgres(url: string, config: Config, options: OpenStoreOptio
   const name = describeUrl(url);
   const db = openPg(url, { max: config.database.poolSize });
   try {
-    await reach(db, url);
+    await reachPg(db, url);
     const migrated = await migrateAsAsked(
       {
         isNew: async () => (await appliedPgCount(db)) === 0,
@@ -110,27 +111,6 @@ async function openPostgres(url: string, config: Config, options: OpenStoreOptio
   } catch (error) {
     await closePg(db);
     throw error;
-  }
-}
-
-/** Runs one query, so that a wrong host, password or database name is told as such, password hidden. */
-async function reach(db: PgDb, url: string): Promise<void> {
-  try {
-    await db.$client.query('SELECT 1');
-  } catch (error) {
-    const password = passwordOf(url);
-    const reason = String((error as Error).message ?? error);
-    throw new ConfigError([
-      `cannot reach the PostgreSQL database ${describeUrl(url)}: ${password ? reason.split(password).join('***') : reason} (check database.url / KASSA_DATABASE_URL, and that the server is up)`,
-    ]);
-  }
-}
-
-function passwordOf(url: string): string {
-  try {
-    return decodeURIComponent(new URL(url).password);
-  } catch {
-    return '';
   }
 }
 
