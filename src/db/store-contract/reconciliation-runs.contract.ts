@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import type { ReconciliationRun } from '../store.ts';
 import { store, T0 } from './context.ts';
+import { warmPool } from './sweeping-fixtures.contract.ts';
 
 /** The Store contract on storing reconciliation runs whole (../store/reconciliation.ts); it runs inside reconciliationContract. */
 export function reconciliationRunsContract(): void {
@@ -49,6 +50,7 @@ export function reconciliationRunsContract(): void {
   it('keeps each run whole when many are stored at once: every float comes from one run, each fee from its first', async () => {
     const RUNS = 10;
     const wallets = ['0xw0', '0xw1', '0xw2', '0xw3', '0xw4'];
+    await warmPool(RUNS);
     await Promise.all(
       Array.from({ length: RUNS }, (_, i) => {
         // half the runs write the wallets in the other order, as two processes well might

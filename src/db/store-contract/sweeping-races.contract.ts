@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { store, T0 } from './context.ts';
-import { cost, outcomes, sweep, sweepTx } from './sweeping-fixtures.contract.ts';
+import { cost, outcomes, sweep, sweepTx, warmPool } from './sweeping-fixtures.contract.ts';
 
 /**
  * The Store contract on concurrent sweeping writes (../store/sweeping.ts): several processes (or pool
@@ -13,6 +13,7 @@ export function sweepingRacesContract(): void {
 
   /** Each holder tries once, all at once; the winners' names. */
   const raceForLease = async (now: number) => {
+    await warmPool(RACERS);
     const got = await Promise.all(
       holders.map((holder) => store.acquireWalletLease({ chain: 'ETH', holder, now, ttlMs: 1000 })),
     );
@@ -50,6 +51,7 @@ export function sweepingRacesContract(): void {
   });
 
   it('opens one sweep of an address and token when many are planned at once', async () => {
+    await warmPool(RACERS);
     const settled = await Promise.allSettled(
       Array.from({ length: RACERS }, (_, i) => store.insertSweep(sweep(`swp_${i}`, { createdAt: T0 + i }))),
     );
@@ -64,6 +66,7 @@ export function sweepingRacesContract(): void {
 
   it('moves a sweep from one state once when many processes move it at once, with only the winner’s transaction', async () => {
     await store.insertSweep(sweep('swp_1'));
+    await warmPool(RACERS);
     const settled = await Promise.allSettled(
       Array.from({ length: RACERS }, (_, i) =>
         store.recordSweepStep({
@@ -85,6 +88,7 @@ export function sweepingRacesContract(): void {
 
   it('records one transaction per nonce of a sender, and each cost once, when many are recorded at once', async () => {
     for (let i = 0; i < RACERS; i++) await store.insertSweep(sweep(`swp_${i}`, { address: `0xd${i}` }));
+    await warmPool(RACERS);
     const settled = await Promise.allSettled(
       Array.from({ length: RACERS }, (_, i) =>
         store.recordSweepStep({
