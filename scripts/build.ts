@@ -5,12 +5,16 @@
  *
  *   dist/kassa.mjs                       the CLI: `node dist/kassa.mjs start`
  *   dist/kassa.mjs.LEGAL.txt             licence comments of the bundled packages
- *   dist/drizzle/                        the SQL migrations (src/db/migrate.ts looks beside the bundle)
+ *   dist/drizzle/                        the SQL migrations (src/db/migrate.ts looks beside the bundle),
+ *                                        PostgreSQL's in dist/drizzle/pg/
  *   dist/node_modules/better-sqlite3/    the native SQLite addon (package.json, lib/, build/Release/*.node)
  *   dist/node_modules/bindings/, file-uri-to-path/   its two small runtime dependencies
  *
  * Only better-sqlite3 stays external (a compiled addon for this Node ABI and platform: build where
  * you run, as the Dockerfile does). `dist/` is self-contained: copy it anywhere with Node 20+.
+ * PostgreSQL's client (`pg`) is pure JavaScript and bundled; its optional native binding
+ * (`pg-native`, loaded only if asked for) is replaced by a module that says it is not included, and
+ * the PostgreSQL migrations ship in dist/drizzle/pg/.
  *
  * The devnets (src/devnet: anvil launcher, fake TRON and Sui nodes, test tokens) are not in it:
  * `kassa sandbox` and `kassa demo` are replaced by scripts/devnet-commands.prod.ts, which tells the
@@ -52,6 +56,23 @@ const withoutDevnets: Plugin = {
   },
 };
 
+/**
+ * pg requires its optional native binding only when `pg.native` is read (Kassa never does) or
+ * NODE_PG_FORCE_NATIVE is set: in the bundle that require gets a module that says why it fails,
+ * instead of a bare package import the runtime image could not resolve.
+ */
+const withoutPgNative: Plugin = {
+  name: 'kassa-without-pg-native',
+  setup(b) {
+    b.onResolve({ filter: /^pg-native$/ }, () => ({ path: 'pg-native', namespace: 'kassa-stub' }));
+    b.onLoad({ filter: /.*/, namespace: 'kassa-stub' }, () => ({
+      contents:
+        "throw new Error('pg-native is not part of the kassa build: it uses the JavaScript PostgreSQL client (unset NODE_PG_FORCE_NATIVE)');",
+      loader: 'js',
+    }));
+  },
+};
+
 /** Copies a package's runtime files (those listed, relative to its folder) into `<outdir>/node_modules/<name>`. */
 function copyPackage(outdir: string, name: string, from: string, files: string[]): void {
   const target = join(outdir, 'node_modules', name);
@@ -86,7 +107,7 @@ export async function buildBundle(
     legalComments: 'linked',
     logLevel: 'warning',
     metafile: true,
-    plugins: [withoutDevnets],
+    plugins: [withoutDevnets, withoutPgNative],
   });
   const devnetFiles = Object.keys(result.metafile.inputs).filter((f) => f.startsWith('src/devnet/'));
   if (devnetFiles.length > 0) {
@@ -94,7 +115,12 @@ export async function buildBundle(
       `the production build must not contain the devnets, but it reads ${devnetFiles.join(', ')}`,
     );
   }
+  // SQLite's migrations, and PostgreSQL's in drizzle/pg/ (src/db/pg/migrate.ts).
   cpSync(join(root, 'drizzle'), join(outdir, 'drizzle'), { recursive: true });
+  if (!existsSync(join(outdir, 'drizzle/pg/meta/_journal.json')))
+    throw new Error(
+      'drizzle/pg/meta/_journal.json is missing: the PostgreSQL migrations must ship with the build',
+    );
 
   const require = createRequire(join(root, 'package.json'));
   const sqliteDir = dirname(require.resolve('better-sqlite3/package.json'));

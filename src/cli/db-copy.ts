@@ -23,7 +23,7 @@ export async function dbCommand(rest: string[], flags: Flags): Promise<void> {
   }
   printTable(report.tables.map((t) => ({ table: t.table, rows: t.rows })));
   process.stdout.write(
-    `\ncopied ${report.total} rows in ${report.tables.length} tables from ${report.from} to ${report.to};` +
+    `\ncopied ${report.total} ${report.total === 1 ? 'row' : 'rows'} in ${report.tables.length} tables from ${report.from} to ${report.to};` +
       ' every table has as many rows in PostgreSQL as in SQLite.\n' +
       'Next: set KASSA_DATABASE_URL (or database.url) to that URL and start Kassa; keep the SQLite file as a backup.\n',
   );

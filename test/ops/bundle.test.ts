@@ -8,6 +8,8 @@ import { buildBundle } from '../../scripts/build.ts';
 import { CHAINS } from '../../src/domain/chains.ts';
 import { freePort } from '../helpers/cli.ts';
 import { TEST_MASTER_KEY, TEST_MNEMONIC } from '../helpers/harness.ts';
+import { pgAdminUrl } from '../helpers/pg-database.ts';
+import { createPgDatabase, dropPgDatabase } from '../helpers/postgres-cluster.ts';
 import { envelope } from '../helpers/signing.ts';
 import { dockerfileStages, dockerignore, execForm, stageEnv } from './files.ts';
 
@@ -81,6 +83,7 @@ describe('npm run build', () => {
     ]);
     expect(existsSync(join(app, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'))).toBe(true);
     expect(existsSync(join(app, 'drizzle/meta/_journal.json'))).toBe(true);
+    expect(existsSync(join(app, 'drizzle/pg/meta/_journal.json'))).toBe(true);
     // Measured, not asserted tightly: the machine is shared (docs: under ~10 s when idle).
     expect(built.ms).toBeLessThan(90_000);
     process.stderr.write(`bundle: ${(built.bundleBytes / 1048576).toFixed(1)} MB in ${built.ms} ms\n`);
@@ -204,6 +207,26 @@ describe('the bundle, run as the image runs it', () => {
     const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
     server.kill('SIGTERM');
     expect(await exited).toBe(0);
+  });
+
+  it('migrates a PostgreSQL database (KASSA_DATABASE_URL) and runs commands on it, never the SQLite file', async () => {
+    const name = `kassa_bundle_${Date.now().toString(36)}`;
+    await createPgDatabase(pgAdminUrl(), name);
+    try {
+      const url = new URL(pgAdminUrl());
+      url.pathname = `/${name}`;
+      const env = containerEnv({ KASSA_DATABASE_URL: url.toString(), KASSA_DB: join(work, 'pg-unused.db') });
+      const migrate = kassa(['migrate'], env);
+      expect(migrate.stderr).toContain(`database ${url} is up to date`);
+      expect(migrate.code).toBe(0);
+      const created = kassa(['merchant', 'create', '--kind', 'V3', '--name', 'On PostgreSQL'], env);
+      expect(created.code).toBe(0);
+      const list = kassa(['merchant', 'list', '--json'], env);
+      expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ name: 'On PostgreSQL' })]);
+      expect(existsSync(join(work, 'pg-unused.db'))).toBe(false);
+    } finally {
+      await dropPgDatabase(pgAdminUrl(), name);
+    }
   });
 
   it('takes a JSON config, and refuses a .ts config with a way out', () => {
