@@ -3,28 +3,19 @@ import { payoutFreeze } from '../../../domain/ledger.ts';
 import type { Order } from '../../../domain/order.ts';
 import { newId } from '../../../lib/ids.ts';
 import { type PayoutFacts, rescale } from '../../repositories/payout-acceptance.ts';
+import type { MoneyStore } from '../../store/money.ts';
 import { isUniqueViolation, type PgDb, type PgTx, pgTransaction } from '../client.ts';
 import { postEntry, readBalance } from './ledger.ts';
 import { lockChainPayouts, lockMerchantMoney } from './money-locks.ts';
 import { insertOrder, lockMerchantOrderId } from './order-creation.ts';
 import { rowToOrder } from './order-rows.ts';
-import { findOrderByMerchantOrderId, type NewOrder, orderParamsKey } from './orders.ts';
+import { findOrderByMerchantOrderId, orderParamsKey } from './orders.ts';
 import { openHold } from './payout-holds.ts';
 
 export type { PayoutFacts } from '../../repositories/payout-acceptance.ts';
 
-type AcceptInput = {
-  order: NewOrder & { address: string; reason: string | null };
-  freezeBase: bigint | null;
-  approval: string | null;
-  nativeSymbol: string | null;
-  /** When the hot wallet's balance was read (payouts first seen mined since then still count). */
-  balanceReadAt: number;
-  /** Start of the rolling day for the daily limit. */
-  dayStart: number;
-  judge: (facts: PayoutFacts) => void;
-  now: number;
-};
+/** What acceptPayout takes: the port's argument (../../store/money.ts). */
+type AcceptInput = Parameters<MoneyStore['acceptPayout']>[0];
 
 type Accepted = { order: Order; created: boolean; paramsKey: string };
 
