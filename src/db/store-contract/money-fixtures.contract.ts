@@ -16,9 +16,15 @@ export const KEY = { merchantId: 'mch_a', chain: 'ETH', symbol: 'USDT', decimals
 /** The hot wallet every payout fixture pays from. */
 export const HOT = '0xhot';
 
-/** `n` calls of `fn` started together (on PostgreSQL they race over the pool's connections). */
-export const together = <T>(n: number, fn: (i: number) => Promise<T>) =>
-  Promise.allSettled(Array.from({ length: n }, (_, i) => fn(i)));
+/**
+ * `n` calls of `fn` started together. On PostgreSQL they race over the pool's connections, opened
+ * first (a read each, at once), so the racers overlap instead of the first finishing while the pool
+ * still connects.
+ */
+export async function together<T>(n: number, fn: (i: number) => Promise<T>) {
+  await Promise.all(Array.from({ length: n }, () => store.listBalances({ merchantId: 'warm-up' })));
+  return Promise.allSettled(Array.from({ length: n }, (_, i) => fn(i)));
+}
 
 export const fulfilled = <T>(results: PromiseSettledResult<T>[]) =>
   results.filter((r): r is PromiseFulfilledResult<T> => r.status === 'fulfilled').map((r) => r.value);
