@@ -12,6 +12,8 @@ export interface ApiProcesses {
   urls: string[];
   /** Runs `kassa …` (a third process) on the same database and configuration. */
   cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** Starts another long-running `kassa …` (e.g. `worker`) on them, stopped with the rest; output drained. */
+  start(args: string[]): ChildProcess;
   /** POSTs a signed envelope (or the exact `text` given) to process `i`. */
   post(i: number, path: string, token: string, data: unknown, text?: string): Promise<Response>;
   /** SIGKILLs every process and removes the folder. */
@@ -57,6 +59,13 @@ export async function startApiProcesses(
     return {
       urls,
       cli: (args) => kassaAsync([...args, '--config', configFile], base),
+      start(args) {
+        const child = spawnKassa([...args, '--config', configFile], base);
+        children.push(child);
+        child.stdout?.resume();
+        child.stderr?.resume();
+        return child;
+      },
       post: (i, path, token, data, text) =>
         fetch(`${urls[i]}${path}`, {
           method: 'POST',
