@@ -1,4 +1,4 @@
-import type { PgDb } from './pg/client.ts';
+import { asUnavailable, type PgDb } from './pg/client.ts';
 import { pgDashboardAccountStore } from './pg/store/dashboard-accounts.ts';
 import { pgMerchantStore } from './pg/store/merchants.ts';
 import { pgMoneyStore } from './pg/store/money.ts';
@@ -20,7 +20,7 @@ const handles = new WeakMap<Store, PgDb>();
  * (each function says which).
  */
 export function createPgStore(db: PgDb): Store {
-  const store: Store = {
+  const store: Store = reachable({
     ...pgDashboardAccountStore(db),
     ...pgScanStore(db),
     ...pgOrderStore(db),
@@ -30,9 +30,32 @@ export function createPgStore(db: PgDb): Store {
     ...pgOperationsStore(db),
     ...pgSweepStore(db),
     ...pgReconciliationStore(db),
-  };
+  });
   handles.set(store, db);
   return store;
+}
+
+type StoreFunction = (...args: unknown[]) => Promise<unknown>;
+
+/**
+ * `store` with every rejection passed through asUnavailable: a server that cannot be reached, or
+ * that drops the connection, makes any call (a read too) fail as `busy`, which the API answers with
+ * 503 and a retry, as SQLite answers a write lock held too long; not as an internal error.
+ */
+function reachable(store: Store): Store {
+  const out: Record<string, StoreFunction> = {};
+  for (const [name, fn] of Object.entries(store as unknown as Record<string, StoreFunction>)) {
+    out[name] = (...args) => {
+      try {
+        return Promise.resolve(fn(...args)).catch((error: unknown) => {
+          throw asUnavailable(error);
+        });
+      } catch (error) {
+        return Promise.reject(asUnavailable(error));
+      }
+    };
+  }
+  return out as unknown as Store;
 }
 
 /**

@@ -45,8 +45,8 @@ async function probe(
  * Whether this installation can take and settle payments now: the database accepts a real write
  * (an upsert into `settings`), and every enabled chain's scanner is within its lag budget
  * (chain-progress.ts). The chains are judged afresh on every call (reads only); the write probe of
- * `previous` is reused while younger than WRITE_PROBE_REUSE_MS. Never throws: a failed write is
- * reported as not writable.
+ * `previous` is reused while younger than WRITE_PROBE_REUSE_MS. Never throws: a failed write, or
+ * checkpoints that cannot be read, is reported as a database that is not writable.
  */
 export async function checkReadiness(
   deps: Pick<Deps, 'config' | 'db' | 'clock' | 'health'>,
@@ -56,6 +56,13 @@ export async function checkReadiness(
   const age = previous ? checkedAt - previous.database.probedAt : Number.POSITIVE_INFINITY;
   const database =
     previous && age >= 0 && age < WRITE_PROBE_REUSE_MS ? previous.database : await probe(deps, checkedAt);
-  const chains = await chainProgress(deps);
+  let chains: ChainProgress[];
+  try {
+    chains = await chainProgress(deps);
+  } catch (e) {
+    // The checkpoints could not be read (PostgreSQL out of reach): the database is what is wrong.
+    const error = (e as Error).message;
+    return { ready: false, checkedAt, database: { ...database, writable: false, error }, chains: [] };
+  }
   return { ready: database.writable && chains.every((c) => c.ready), checkedAt, database, chains };
 }

@@ -112,17 +112,39 @@ export async function pgTransaction<T>(
   }
 }
 
+/** Node's socket errors that mean the server could not be reached or went away. */
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'EAI_AGAIN',
+]);
+
+/**
+ * Whether `error` (or an error it wraps: drizzle wraps the driver's as `cause`) says the server
+ * could not be reached or dropped the connection: a socket error, node-postgres's "Connection
+ * terminated", or SQLSTATE class 08 / 57P01 / 57P03 (the server shutting down or starting up).
+ */
+function isConnectionFailure(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 5) return false;
+  const code = (error as { code?: unknown }).code;
+  if (
+    typeof code === 'string' &&
+    (SOCKET_CODES.has(code) || code.startsWith('08') || code === '57P01' || code === '57P03')
+  )
+    return true;
+  if (/^Connection terminated/.test(String((error as { message?: unknown }).message))) return true;
+  const cause = (error as { cause?: unknown }).cause;
+  return cause !== error && isConnectionFailure(cause, depth + 1);
+}
+
 /** Connection failures (refused, reset, the server shutting down) become `busy`; anything else is unchanged. */
 export function asUnavailable(error: unknown): unknown {
   if (error instanceof AppError) return error;
-  const state = sqlState(error);
-  const code = (error as { code?: unknown } | null)?.code;
-  const connection =
-    (state !== null && (state.startsWith('08') || state === '57P01' || state === '57P03')) ||
-    code === 'ECONNREFUSED' ||
-    code === 'ECONNRESET' ||
-    code === 'ETIMEDOUT';
-  return connection
+  return isConnectionFailure(error)
     ? new AppError('busy', 'The database cannot be reached; the write was not made.', { cause: error })
     : error;
 }
