@@ -29,6 +29,11 @@ const env = {
   KASSA_MASTER_KEY: TEST_MASTER_KEY,
 };
 const children: ReturnType<typeof spawnKassa>[] = [];
+/** Every chain off but ETH, whose node nobody answers: orders need no chain, and nothing goes out. */
+const oneUnreachableChain = () => ({
+  ...Object.fromEntries(CHAINS.map((c) => [`KASSA_RPC_${c}`, ''])),
+  KASSA_RPC_ETH: 'http://127.0.0.1:9/rpc',
+});
 afterAll(async () => {
   for (const c of children) await sigkill(c);
   await dropPgDatabase(pgAdminUrl(), name);
@@ -86,9 +91,7 @@ describe('the other commands on PostgreSQL', () => {
     const api = spawnKassa(['api'], {
       ...env,
       PORT: String(port),
-      // Every chain off but ETH, whose node nobody answers: the order needs no chain.
-      ...Object.fromEntries(CHAINS.map((c) => [`KASSA_RPC_${c}`, ''])),
-      KASSA_RPC_ETH: 'http://127.0.0.1:9/rpc',
+      ...oneUnreachableChain(),
     });
     children.push(api);
     let output = '';
@@ -108,6 +111,25 @@ describe('the other commands on PostgreSQL', () => {
     const exited = new Promise<number | null>((resolve) => api.once('exit', (code) => resolve(code)));
     api.kill('SIGTERM');
     expect(await exited, output).toBe(0);
+    expect(existsSync(sqliteFile)).toBe(false);
+  });
+
+  it('runs the worker (kassa worker) on it, which stops cleanly on SIGTERM', async () => {
+    const worker = spawnKassa(['worker'], { ...env, ...oneUnreachableChain(), KASSA_LOG_LEVEL: 'info' });
+    children.push(worker);
+    let output = '';
+    worker.stderr?.resume();
+    const started = new Promise<void>((resolve) =>
+      worker.stdout?.on('data', (c) => {
+        output += c;
+        if (output.includes('worker started')) resolve();
+      }),
+    );
+    await started;
+    const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)));
+    worker.kill('SIGTERM');
+    expect(await exited, output).toBe(0);
+    expect(output).toContain('worker stopped');
     expect(existsSync(sqliteFile)).toBe(false);
   });
 });
