@@ -45,6 +45,12 @@ export function reconciliationRunsContract(): void {
     await store.recordReconciliation({ run: run('rec_3', T0 + 30), floats: [], txFees: [] });
     await store.recordReconciliation({ run: run('rec_2', T0 + 25), floats: [], txFees: [] });
     expect((await store.lastReconciliation())?.id).toBe('rec_3');
+    // of runs finished in the same millisecond, the one stored last
+    await store.recordReconciliation({ run: run('rec_z', T0 + 40), floats: [], txFees: [] });
+    await store.recordReconciliation({ run: run('rec_a', T0 + 40), floats: [], txFees: [] });
+    expect((await store.lastReconciliation())?.id).toBe('rec_a');
+    await store.recordReconciliation({ run: run('rec_m', T0 + 40), floats: [], txFees: [] });
+    expect((await store.lastReconciliation())?.id).toBe('rec_m');
   });
 
   it('keeps each run whole when many are stored at once: every float comes from one run, each fee from its first', async () => {

@@ -47,6 +47,18 @@ export function sweepingReadsContract(): void {
     expect(await store.sweepSpendsFrom({ chain: 'TRON', from: '0xhot', nonce: null })).toEqual([]);
   });
 
+  it('puts a transaction signed in the same millisecond as the dead one it replaces after it', async () => {
+    await store.insertSweep(sweep('swp_1'));
+    const transfer = (id: string, nonce: number) =>
+      sweepTx(id, 'swp_1', { role: 'transfer', fromAddress: '0xdeposit', toAddress: '0xhot', nonce });
+    // one clock reading for the whole sweep (ids sort against the order they were signed in)
+    await store.recordSweepStep({ newTxs: [sweepTx('tz_gas', 'swp_1')], now: T0 });
+    await store.recordSweepStep({ newTxs: [transfer('tz', 0)], now: T0 });
+    await store.recordSweepStep({ txs: [{ id: 'tz', status: 'dropped' }], now: T0 });
+    await store.recordSweepStep({ newTxs: [transfer('ta', 1)], now: T0 });
+    expect((await store.sweepTxsOf('swp_1')).map((t) => t.id)).toEqual(['tz_gas', 'tz', 'ta']);
+  });
+
   it('counts sweeps by status per chain and token, and adds up exactly what final ones moved', async () => {
     // 2^64 + 1 base units: a float would lose the last unit
     const big = (2n ** 64n + 1n).toString();

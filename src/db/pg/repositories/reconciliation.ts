@@ -159,7 +159,9 @@ export async function lastReconciliation(db: PgExecutor): Promise<Reconciliation
   const [r] = await db
     .select()
     .from(reconciliations)
-    .orderBy(desc(reconciliations.finishedAt), desc(reconciliations.id))
+    // Runs are only ever inserted, so the youngest inserting transaction (the smallest age of xmin,
+    // wraparound-safe) is the one stored last: SQLite's tie-break (rowid) for runs of the same ms.
+    .orderBy(desc(reconciliations.finishedAt), sql`age(xmin)`)
     .limit(1);
   return r ? { ...r, chains: r.chains === '' ? [] : r.chains.split(',') } : null;
 }

@@ -108,10 +108,14 @@ export async function findSweep(db: PgExecutor, id: string): Promise<Sweep | nul
 }
 
 /**
- * The sweep's transactions in the order a sweep signs them: by the time they were stored, and
- * within one millisecond by role (top-up or energy lent, then the transfer, then energy taken back).
+ * The order a sweep signs its transactions in, for those stored in the same millisecond (SQLite
+ * keeps them in insertion order; PostgreSQL has none): by role (top-up or energy lent, then the
+ * transfer, then energy taken back), then one proven dead (dropped, failed) before the one that
+ * replaced it (a replacement is signed only once the one before is dead), then by id.
  */
-const SIGNING_ORDER = sql`case ${sweepTxs.role} when 'topup' then 0 when 'delegate' then 1 when 'transfer' then 2 else 3 end`;
+const ROLE_RANK = sql`case ${sweepTxs.role} when 'topup' then 0 when 'delegate' then 1 when 'transfer' then 2 else 3 end`;
+const LIVE_RANK = sql`case when ${sweepTxs.status} in ('dropped', 'failed') then 0 else 1 end`;
+const signedFirst = [sweepTxs.createdAt, ROLE_RANK, LIVE_RANK, sweepTxs.id];
 
 /** The transactions of a sweep, in the order they were signed. */
 export async function sweepTxsOf(db: PgExecutor, sweepId: string): Promise<SweepTx[]> {
@@ -119,7 +123,7 @@ export async function sweepTxsOf(db: PgExecutor, sweepId: string): Promise<Sweep
     .select()
     .from(sweepTxs)
     .where(eq(sweepTxs.sweepId, sweepId))
-    .orderBy(sweepTxs.createdAt, SIGNING_ORDER, sweepTxs.id);
+    .orderBy(...signedFirst);
 }
 
 /**
@@ -141,7 +145,7 @@ export async function sweepSpendsFrom(
         input.except === undefined ? undefined : ne(sweepTxs.id, input.except),
       ),
     )
-    .orderBy(desc(sweepTxs.createdAt), desc(SIGNING_ORDER), desc(sweepTxs.id))
+    .orderBy(...signedFirst.map((key) => desc(key)))
     .limit(input.limit ?? 200);
 }
 
