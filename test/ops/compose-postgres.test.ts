@@ -1,22 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseYaml, type Yaml } from './files.ts';
+import { asMap, parseYaml, readRepoFile } from './files.ts';
 
 /**
  * compose.yaml's `postgres` profile, checked without a Docker engine: PostgreSQL 15+ on its own
  * volume with a health check, `migrate-pg` once it is healthy, then two `kassa api` replicas and
  * one `kassa worker`, all on it through KASSA_DATABASE_URL; the default (SQLite) stack untouched.
  */
-const root = join(import.meta.dirname, '../..');
-const read = (f: string) => readFileSync(join(root, f), 'utf8');
-type Map = { [key: string]: Yaml };
-const asMap = (y: Yaml | undefined): Map => {
-  expect(typeof y === 'object' && y !== null && !Array.isArray(y), `not a map: ${JSON.stringify(y)}`).toBe(
-    true,
-  );
-  return y as Map;
-};
+const read = readRepoFile;
 
 const compose = asMap(parseYaml(read('compose.yaml')));
 const services = asMap(compose.services);

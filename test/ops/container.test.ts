@@ -1,8 +1,16 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHAINS } from '../../src/domain/chains.ts';
-import { dockerfileStages, dockerignore, execForm, parseYaml, stageEnv, type Yaml } from './files.ts';
+import {
+  asMap,
+  dockerfileStages,
+  dockerignore,
+  execForm,
+  parseYaml,
+  readRepoFile,
+  stageEnv,
+} from './files.ts';
 
 /**
  * The container files, checked without a Docker engine: compose.yaml parses and wires migrate →
@@ -11,15 +19,7 @@ import { dockerfileStages, dockerignore, execForm, parseYaml, stageEnv, type Yam
  * (bundle.test.ts runs the image's command itself.)
  */
 const root = join(import.meta.dirname, '../..');
-const read = (f: string) => readFileSync(join(root, f), 'utf8');
-
-type Map = { [key: string]: Yaml };
-const asMap = (y: Yaml | undefined): Map => {
-  expect(typeof y === 'object' && y !== null && !Array.isArray(y), `not a map: ${JSON.stringify(y)}`).toBe(
-    true,
-  );
-  return y as Map;
-};
+const read = readRepoFile;
 
 describe('the YAML reader', () => {
   it('reads maps, sequences, flow sequences, quotes and comments', () => {

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 /**
  * Readers for the container files, for tests that run without a Docker engine: a YAML subset
  * (what compose.yaml uses), Dockerfile instructions by stage, and .dockerignore matching.
@@ -144,6 +147,19 @@ export function parseYaml(text: string): Yaml {
   const [root, end] = block(lines, 0, 0);
   if (end !== lines.length) throw new Error(`line ${(lines[end] as Line).no}: content after the document`);
   return root;
+}
+
+/** A map of the YAML, as a test reads it; anything else (a scalar, a sequence, nothing) throws. */
+export type YamlMap = { [key: string]: Yaml };
+export function asMap(y: Yaml | undefined): YamlMap {
+  if (typeof y !== 'object' || y === null || Array.isArray(y))
+    throw new Error(`not a map: ${JSON.stringify(y)}`);
+  return y;
+}
+
+/** A file of the repository, as text. */
+export function readRepoFile(path: string): string {
+  return readFileSync(join(import.meta.dirname, '../..', path), 'utf8');
 }
 
 /** One Dockerfile instruction (continuation lines joined). */
