@@ -33,7 +33,6 @@ export async function chainRecords(
       const deposits = await tx.execute<DepositAddressRecord & Record<string, unknown>>(sql`
         SELECT address, order_id AS "orderId", merchant_id AS "merchantId" FROM orders
         WHERE chain = ${chain} AND type = 'COLLECTION'`);
-      // raw rows: int8 columns arrive as text here (drizzle's own parsers apply), made numbers below
       const transfersIn = await tx.execute<Omit<TransferInRecord, 'amountBase'> & { amountBase: string }>(sql`
         SELECT t.to_address AS address, t.symbol, t.amount_base AS "amountBase", t.txid,
                t.block_num AS "blockNum", t.status, o.order_id AS "orderId",
@@ -60,15 +59,10 @@ export async function chainRecords(
           orderId: r.orderId,
           merchantId: r.merchantId,
         })),
-        transfersIn: transfersIn.rows.map((r) => ({
-          ...r,
-          amountBase: BigInt(r.amountBase),
-          blockNum: Number(r.blockNum),
-        })),
-        payouts: payouts.rows.map((r) => ({ ...r, amountBase: BigInt(r.amountBase), blockNum: blockOf(r) })),
+        transfersIn: transfersIn.rows.map((r) => ({ ...r, amountBase: BigInt(r.amountBase) })),
+        payouts: payouts.rows.map((r) => ({ ...r, amountBase: BigInt(r.amountBase) })),
         sweepTxs: sweepTxs.rows.map((r) => ({
           ...r,
-          blockNum: blockOf(r),
           valueBase: BigInt(r.valueBase),
           feeBase: r.feeBase === null ? null : BigInt(r.feeBase),
         })),
@@ -77,10 +71,6 @@ export async function chainRecords(
     'repeatable read',
   );
 }
-
-/** A nullable int8 column read by raw SQL (which drizzle hands back as text) as a number. */
-const blockOf = (r: { blockNum: unknown }): number | null =>
-  r.blockNum === null ? null : Number(r.blockNum);
 
 /** Fees read from the chain earlier for transactions whose record holds none (txHash → base units). */
 export async function cachedTxFees(db: PgExecutor, chain: string): Promise<Map<string, bigint>> {

@@ -51,9 +51,5 @@ export async function sweepCandidates(
     WHERE i.base - coalesce(o.base, 0) > 0
       AND NOT EXISTS (SELECT 1 FROM blocked b WHERE b.address = i.address)
     ORDER BY i.address, i.symbol`);
-  return result.rows.map((r) => ({
-    ...r,
-    depositIndex: Number(r.depositIndex),
-    unsweptBase: BigInt(r.unsweptBase),
-  }));
+  return result.rows.map((r) => ({ ...r, unsweptBase: BigInt(r.unsweptBase) }));
 }

@@ -14,13 +14,13 @@ export interface PgWorkerLease {
   expiresAt: number;
 }
 
-/** Raw rows bring int8 back as text (drizzle's parsers apply to db.execute): numbers here. */
+/** A row of plain SQL (snake_case; int8 already numbers, ../client.ts) as a lease. */
 function leaseOf(row: Record<string, unknown>): PgWorkerLease {
   return {
     name: String(row.name),
     holder: String(row.holder),
-    acquiredAt: Number(row.acquired_at),
-    expiresAt: Number(row.expires_at),
+    acquiredAt: row.acquired_at as number,
+    expiresAt: row.expires_at as number,
   };
 }
 
