@@ -1,13 +1,24 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /**
  * The import arrows of STYLE.md are checked by dependency-cruiser (.dependency-cruiser.cjs, run by
  * `npm test` as `npm run deps`). Here: the real tree passes, and a tree with one violation of each
- * rule planted in it fails with exactly those rules, so the checker is known to bite.
+ * rule planted in it fails with exactly those rules, so the checker is known to bite. Below them, the
+ * same for the size of files: the real tree keeps the limit, a planted long file is named.
  */
 const root = resolve(import.meta.dirname, '..');
 const temp: string[] = [];
@@ -117,5 +128,74 @@ describe('import rules (dependency-cruiser)', () => {
     expect(found.some((f) => f.startsWith('devnet-only-for-sandbox-and-demo: src/cli/sandbox.ts'))).toBe(
       false,
     );
+  });
+});
+
+/**
+ * One concept per file (STYLE.md): no TypeScript file is over 300 lines, wherever it lives (product,
+ * tests, benchmarks, scripts, the client), except the devnet, whose fake nodes follow the real
+ * nodes' APIs (it stays out of the production build). Folders that tools fill (node_modules, dist)
+ * are not ours and are skipped.
+ */
+const MAX_LINES = 300;
+const SIZED_FOLDERS = ['src', 'workers', 'test', 'bench', 'scripts', 'clients', 'bin'];
+const UNSIZED_FOLDERS = new Set(['node_modules', 'dist']);
+
+/** The .ts/.tsx files under the sized folders of `cwd` over the limit (`path: N lines`), and how many were read. */
+function fileSizes(cwd: string): { long: string[]; checked: number } {
+  const long: string[] = [];
+  let checked = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      const rel = relative(cwd, path);
+      if (entry.isDirectory()) {
+        if (!UNSIZED_FOLDERS.has(entry.name) && rel !== 'src/devnet') walk(path);
+        continue;
+      }
+      if (!/\.tsx?$/.test(entry.name)) continue;
+      checked++;
+      const text = readFileSync(path, 'utf8');
+      const lines = text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+      if (lines > MAX_LINES) long.push(`${rel}: ${lines} lines`);
+    }
+  };
+  for (const folder of SIZED_FOLDERS) if (existsSync(join(cwd, folder))) walk(join(cwd, folder));
+  return { long: long.sort(), checked };
+}
+
+describe('file size', () => {
+  it(`no TypeScript file outside the devnet is over ${MAX_LINES} lines`, () => {
+    const { long, checked } = fileSizes(root);
+    expect(checked).toBeGreaterThan(500); // the walk reaches the tree
+    expect(long).toEqual([]);
+  });
+
+  it('names every planted file over the limit, and only those', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kassa-sizes-'));
+    temp.push(dir);
+    const lines = (n: number) => 'export const x = 1;\n'.repeat(n);
+    const files: Record<string, string> = {
+      'src/services/long.ts': lines(301),
+      'bench/long/report.tsx': lines(450),
+      'clients/typescript/src/long.ts': `${lines(300)}export const y = 2;`, // no final newline: 301
+      'test/helpers/exactly-300.ts': lines(300),
+      'scripts/short.ts': lines(12),
+      'src/devnet/tron/node.ts': lines(900),
+      'clients/typescript/node_modules/dep/index.ts': lines(900),
+      'workers/notes.md': lines(900),
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    expect(fileSizes(dir)).toEqual({
+      long: [
+        'bench/long/report.tsx: 450 lines',
+        'clients/typescript/src/long.ts: 301 lines',
+        'src/services/long.ts: 301 lines',
+      ],
+      checked: 5,
+    });
   });
 });

@@ -1,16 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import {
-  dataFrame,
-  encodeFrames,
-  encodeGrpcMessage,
-  formatOf,
-  type GrpcWebFormat,
-  parseFrames,
-  readRequestMessage,
-} from '../../src/devnet/sui/grpc-web.ts';
-import { METHODS } from '../../src/devnet/sui/proto.ts';
-import type { Fault, FaultRule, ProxyCall, RuleHandle } from './fault-rules.ts';
+import { grpcRequest, grpcStatusHeaders, grpcWebFormatOf, rewriteGrpc } from './fault-proxy-grpc.ts';
+import { describeJsonCall, replaceResult, rpcErrorBody } from './fault-proxy-jsonrpc.ts';
+import { createRuleBook, type FaultRule, type ProxyCall, type RuleHandle } from './fault-rules.ts';
 
 /**
  * A fault-injecting HTTP proxy in front of one upstream node (anvil's JSON-RPC, the fake TRON
@@ -31,6 +23,9 @@ import type { Fault, FaultRule, ProxyCall, RuleHandle } from './fault-rules.ts';
  * a replaced JSON-RPC result or error (a lagging backend that does not know a transaction, a node
  * serving another chain id), a rewritten answer for REST and gRPC nodes (a stale block, another
  * chain id), and a gRPC status without reaching the node (NOT_FOUND from a node that lags).
+ *
+ * The rules and how one is picked: fault-rules.ts; the JSON-RPC and REST side:
+ * fault-proxy-jsonrpc.ts; the gRPC-Web side: fault-proxy-grpc.ts.
  */
 
 export type { Fault, FaultRule, ProxyCall, RuleHandle } from './fault-rules.ts';
@@ -63,81 +58,16 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-interface ActiveRule extends FaultRule {
-  seen: number;
-  fired: number;
-  removed: boolean;
-}
-
 const ENDPOINT_PREFIX = /^\/~([A-Za-z0-9_-]+)(\/.*)?$/;
 /** Headers that belong to one connection, never forwarded either way. */
 const HOP_HEADERS = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
-
-/** The sui.rpc.v2 request message of a gRPC-Web call, decoded (undefined when unknown or unreadable). */
-function grpcRequest(path: string, body: Buffer, format: GrpcWebFormat): unknown {
-  const method = METHODS.get(path);
-  if (!method) return undefined;
-  try {
-    return method.I.fromBinary(readRequestMessage(body, format));
-  } catch {
-    return undefined;
-  }
-}
-
-function describe(path: string, body: string): { method: string; params: unknown; id: unknown } {
-  try {
-    const parsed = JSON.parse(body) as { jsonrpc?: string; method?: string; params?: unknown; id?: unknown };
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && typeof parsed.method === 'string')
-      return { method: parsed.method, params: parsed.params, id: parsed.id };
-    return { method: path, params: parsed, id: undefined };
-  } catch {
-    return { method: path, params: undefined, id: undefined };
-  }
-}
-
-function methodMatches(rule: FaultRule, call: ProxyCall): boolean {
-  if (rule.method === undefined) return true;
-  if (rule.method instanceof RegExp) return rule.method.test(call.method);
-  return call.method === rule.method || call.path.endsWith(rule.method);
-}
-
-/**
- * A gRPC-Web answer with its message replaced by `change(decoded message)`, re-encoded with the
- * method's own response type; the trailer frame is kept. An answer without a message (a gRPC
- * error) is returned unchanged.
- */
-function rewriteGrpc(
-  path: string,
-  body: Buffer,
-  format: GrpcWebFormat,
-  change: (message: unknown) => unknown,
-): Buffer {
-  const method = METHODS.get(path);
-  const raw = format === 'text' ? Buffer.from(body.toString('latin1'), 'base64') : body;
-  const frames = parseFrames(raw);
-  const data = frames.findIndex((f) => f.flag === 0x00);
-  if (!method || data < 0) return body;
-  const message = change(method.O.fromBinary((frames[data] as { payload: Uint8Array }).payload));
-  const wire = frames.map((f, i) =>
-    i === data
-      ? dataFrame(method.O.toBinary(message as never))
-      : Buffer.concat([Buffer.from([f.flag]), lengthOf(f.payload), f.payload]),
-  );
-  return encodeFrames(wire, format);
-}
-
-function lengthOf(payload: Uint8Array): Buffer {
-  const out = Buffer.alloc(4);
-  out.writeUInt32BE(payload.length);
-  return out;
-}
 
 /**
  * Starts a fault proxy in front of `target` (an http URL) on a free port of 127.0.0.1; with
  * `down`, its port is closed from the start (connections refused until `up()`).
  */
 export async function startFaultProxy(target: string, options: { down?: boolean } = {}): Promise<FaultProxy> {
-  const rules: ActiveRule[] = [];
+  const rules = createRuleBook();
   const calls: ProxyCall[] = [];
   let waiting: (() => void)[] = [];
   const state = { hits: 0, held: 0, listening: false };
@@ -174,21 +104,6 @@ export async function startFaultProxy(target: string, options: { down?: boolean 
     };
   };
 
-  const pick = (call: ProxyCall): Fault | null => {
-    for (const rule of rules) {
-      if (rule.removed) continue;
-      if (rule.endpoint !== undefined && rule.endpoint !== call.endpoint) continue;
-      if (!methodMatches(rule, call)) continue;
-      if (rule.match && !rule.match(call)) continue;
-      rule.seen++;
-      if (rule.seen <= (rule.after ?? 0)) continue;
-      if (rule.times !== undefined && rule.fired >= rule.times) continue;
-      rule.fired++;
-      return rule.fault;
-    }
-    return null;
-  };
-
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     state.hits++;
     const chunks: Buffer[] = [];
@@ -198,14 +113,14 @@ export async function startFaultProxy(target: string, options: { down?: boolean 
     const prefixed = ENDPOINT_PREFIX.exec(url);
     const endpoint = prefixed ? (prefixed[1] as string) : 'default';
     const path = prefixed ? (prefixed[2] ?? '/') : url;
-    const grpc = formatOf(req.headers['content-type']);
+    const grpc = grpcWebFormatOf(req.headers['content-type']);
     const described =
       grpc === undefined
-        ? describe(path, body.toString('utf8'))
+        ? describeJsonCall(path, body.toString('utf8'))
         : { method: path, params: grpcRequest(path, body, grpc), id: undefined };
     const call: ProxyCall = { endpoint, path, method: described.method, params: described.params };
     calls.push(call);
-    const fault = pick(call);
+    const fault = rules.pick(call);
     const send = (status: number, contentType: string, payload: Buffer | string, extra = {}) =>
       res.writeHead(status, { 'content-type': contentType, ...extra }).end(payload);
 
@@ -224,20 +139,14 @@ export async function startFaultProxy(target: string, options: { down?: boolean 
       case 'hang':
         return;
       case 'grpc-status':
-        return send(200, req.headers['content-type'] ?? 'application/grpc-web+proto', '', {
-          'grpc-status': String(fault.code),
-          'grpc-message': encodeGrpcMessage(fault.message ?? ''),
-        });
-      case 'rpc-error':
         return send(
           200,
-          'application/json',
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id: described.id ?? null,
-            error: { code: fault.code, message: fault.message },
-          }),
+          req.headers['content-type'] ?? 'application/grpc-web+proto',
+          '',
+          grpcStatusHeaders(fault.code, fault.message ?? ''),
         );
+      case 'rpc-error':
+        return send(200, 'application/json', rpcErrorBody(described.id, fault.code, fault.message));
       case 'latency':
         await new Promise((r) => setTimeout(r, fault.ms));
         break;
@@ -266,14 +175,8 @@ export async function startFaultProxy(target: string, options: { down?: boolean 
       const parsed = JSON.parse(answer.body.toString('utf8')) as unknown;
       return send(answer.status, 'application/json', JSON.stringify(fault.body(parsed, call)));
     }
-    if (fault?.kind === 'result') {
-      const parsed = JSON.parse(answer.body.toString('utf8')) as { result?: unknown };
-      const result =
-        typeof fault.result === 'function'
-          ? (fault.result as (u: unknown, c: ProxyCall) => unknown)(parsed.result, call)
-          : fault.result;
-      return send(answer.status, 'application/json', JSON.stringify({ ...parsed, result }));
-    }
+    if (fault?.kind === 'result')
+      return send(answer.status, 'application/json', replaceResult(answer.body, fault.result, call));
     return send(answer.status, answer.contentType, answer.body, answer.headers);
   };
 
@@ -306,18 +209,7 @@ export async function startFaultProxy(target: string, options: { down?: boolean 
   const base = `http://127.0.0.1:${port}`;
   if (options.down) await stop();
 
-  const add = (rule: FaultRule): RuleHandle => {
-    const active: ActiveRule = { ...rule, seen: 0, fired: 0, removed: false };
-    rules.push(active);
-    return {
-      get fired() {
-        return active.fired;
-      },
-      remove() {
-        active.removed = true;
-      },
-    };
-  };
+  const add = (rule: FaultRule): RuleHandle => rules.add(rule);
   const release = () => {
     const go = waiting;
     waiting = [];
@@ -346,17 +238,17 @@ export async function startFaultProxy(target: string, options: { down?: boolean 
       });
     },
     release() {
-      for (const r of rules) if (r.fault.kind === 'hold') r.removed = true;
+      rules.remove('hold');
       release();
     },
     clear() {
-      for (const r of rules) r.removed = true;
+      rules.remove();
       release();
     },
     down: stop,
     up: () => (state.listening ? Promise.resolve() : listen(port)),
     close: () => {
-      for (const r of rules) r.removed = true;
+      rules.remove();
       waiting = [];
       return stop();
     },

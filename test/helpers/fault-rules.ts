@@ -1,4 +1,7 @@
-/** The rules of the fault-injecting proxy (fault-proxy.ts): which requests, and what goes wrong. */
+/**
+ * The rules of the fault-injecting proxy (fault-proxy.ts): which requests, and what goes wrong; and
+ * the book of rules a proxy keeps, which picks the fault for each request.
+ */
 
 /** One request as the rules see it. */
 export interface ProxyCall {
@@ -62,4 +65,61 @@ export interface FaultRule {
 export interface RuleHandle {
   readonly fired: number;
   remove(): void;
+}
+
+/** The rules added to one proxy, in order: the first that applies to a request decides its fault. */
+export interface RuleBook {
+  add(rule: FaultRule): RuleHandle;
+  /** The fault for this request (the rule that applies counts it as fired), or null to pass it on. */
+  pick(call: ProxyCall): Fault | null;
+  /** Takes out every rule, or only those whose fault is of this kind. */
+  remove(kind?: Fault['kind']): void;
+}
+
+interface ActiveRule extends FaultRule {
+  seen: number;
+  fired: number;
+  removed: boolean;
+}
+
+/** An empty rule book. */
+export function createRuleBook(): RuleBook {
+  const rules: ActiveRule[] = [];
+  return {
+    add(rule) {
+      const active: ActiveRule = { ...rule, seen: 0, fired: 0, removed: false };
+      rules.push(active);
+      return {
+        get fired() {
+          return active.fired;
+        },
+        remove() {
+          active.removed = true;
+        },
+      };
+    },
+    pick(call) {
+      for (const rule of rules) {
+        if (rule.removed) continue;
+        if (rule.endpoint !== undefined && rule.endpoint !== call.endpoint) continue;
+        if (!methodMatches(rule, call)) continue;
+        if (rule.match && !rule.match(call)) continue;
+        rule.seen++;
+        if (rule.seen <= (rule.after ?? 0)) continue;
+        if (rule.times !== undefined && rule.fired >= rule.times) continue;
+        rule.fired++;
+        return rule.fault;
+      }
+      return null;
+    },
+    remove(kind) {
+      for (const r of rules) if (kind === undefined || r.fault.kind === kind) r.removed = true;
+    },
+  };
+}
+
+function methodMatches(rule: FaultRule, call: ProxyCall): boolean {
+  if (rule.method === undefined) return true;
+  if (rule.method instanceof RegExp) return rule.method.test(call.method);
+  return call.method === rule.method || call.path.endsWith(rule.method);
 }
