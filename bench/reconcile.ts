@@ -126,7 +126,7 @@ async function evm() {
       rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
     };
   } finally {
-    h.close();
+    await h.close();
     await devnet.stop();
   }
 }

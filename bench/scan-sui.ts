@@ -172,7 +172,7 @@ async function catchUp(node: FakeProcess, deposits: number, checkpoints: number,
     }
     return results;
   } finally {
-    w.h.close();
+    await w.h.close();
   }
 }
 
@@ -226,7 +226,7 @@ async function detection(node: FakeProcess, samples: number, pollIntervalMs: num
     sealing = false;
     await sealer;
     await worker.stop();
-    w.h.close();
+    await w.h.close();
   }
 }
 

@@ -192,7 +192,7 @@ async function catchUp(deposits: number, blocks: number, warm: boolean) {
       blocksPerCpuSecond: Math.round((summary.blocks * 1000) / cpuMs),
     };
   } finally {
-    h.close();
+    await h.close();
     await node.close();
   }
 }
@@ -239,7 +239,7 @@ async function detection(samples: number) {
     };
   } finally {
     await worker.stop();
-    h.close();
+    await h.close();
     await node.close();
   }
 }

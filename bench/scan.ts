@@ -125,7 +125,7 @@ async function catchUp() {
       depositsPerSecond: Math.round((credited * 1000) / ms),
     };
   } finally {
-    h.close();
+    await h.close();
     await devnet.stop();
   }
 }
@@ -191,7 +191,7 @@ async function detection() {
     };
   } finally {
     await worker.stop();
-    h.close();
+    await h.close();
     await devnet.stop();
   }
 }

@@ -153,6 +153,6 @@ try {
     ),
   );
 } finally {
-  h.close();
+  await h.close();
   await devnet.stop();
 }

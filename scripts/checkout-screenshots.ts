@@ -50,5 +50,5 @@ try {
   await browser.close();
   await served.close();
   stopClock();
-  h.close();
+  await h.close();
 }

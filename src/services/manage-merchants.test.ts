@@ -16,7 +16,7 @@ let rx: Receiver | null = null;
 afterEach(async () => {
   await rx?.close();
   rx = null;
-  h?.close();
+  await h?.close();
 });
 
 const production = { webhooks: { allowPrivateTargets: false } };

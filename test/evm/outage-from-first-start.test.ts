@@ -40,7 +40,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await worker?.stop();
-  h?.close();
+  await h?.close();
   await proxy?.close();
   await devnet?.stop();
 });

@@ -82,7 +82,7 @@ describe('the worker with one chain misconfigured and one down', () => {
       expect(health.get('AVAX_C_CHAIN').state).toBe('connecting');
     } finally {
       await worker.stop();
-      h.close();
+      await h.close();
     }
   });
 });

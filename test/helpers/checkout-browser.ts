@@ -40,7 +40,7 @@ export function useCheckoutBrowser() {
     await browser?.close();
     await served?.close();
     stopClock?.();
-    h?.close();
+    await h?.close();
   });
 
   afterEach(() => {

@@ -155,7 +155,7 @@ export async function evmWorld(
       await onePoll(h.rt, adapter(chain));
     },
     async close() {
-      h.close();
+      await h.close();
       await devnet.stop();
     },
   };

@@ -155,7 +155,7 @@ export async function evmFuzzChain(options: { ttlSeconds: number }): Promise<Fuz
       await client.mine({ blocks: 1 });
     },
     async close() {
-      h.close();
+      await h.close();
       await devnet.stop();
     },
   };

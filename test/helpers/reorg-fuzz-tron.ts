@@ -86,7 +86,7 @@ export async function tronFuzzChain(options: { ttlSeconds: number }): Promise<Fu
         node.mine(Math.max(1, Math.ceil((atMs - node.state().headTimestamp) / 3000)));
     },
     async close() {
-      h.close();
+      await h.close();
       await node.close();
     },
   };

@@ -171,7 +171,7 @@ export async function suiWorld(
       await onePoll(h.rt, other);
     },
     async close() {
-      h.close();
+      await h.close();
       await node.close();
     },
   };

@@ -167,7 +167,7 @@ export async function tronWorld(
       await onePoll(h.rt, adapter());
     },
     async close() {
-      h.close();
+      await h.close();
       await node.close();
     },
   };

@@ -16,8 +16,8 @@ export const HOUR = 3600_000;
 export function useWebhookDelivery() {
   let h: Harness | undefined;
   const receiver = useReceivers();
-  afterEach(() => {
-    h?.close();
+  afterEach(async () => {
+    await h?.close();
     h = undefined;
   });
   const harness = () => {

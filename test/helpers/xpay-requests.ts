@@ -27,7 +27,7 @@ export function useFreshKassa(): () => Promise<FreshKassa> {
   let server: { url: string; close(): Promise<void> } | null = null;
   afterEach(async () => {
     await server?.close();
-    h?.close();
+    await h?.close();
     server = null;
     h = null;
   });

@@ -16,7 +16,7 @@ let server: ApiServer | null = null;
 afterEach(async () => {
   await server?.close();
   server = null;
-  h?.close();
+  await h?.close();
 });
 
 function noChains() {

@@ -70,7 +70,7 @@ afterEach(async () => {
 afterAll(async () => {
   for (const p of proxies.values()) await p.close();
   await sandbox?.stop();
-  h?.close();
+  await h?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -249,7 +249,7 @@ describe('the lag budget', () => {
     expect(lagBudgetSeconds(c, 'ETH')).toBe(3 * 12 + 12 + 30);
     expect(lagBudgetSeconds(c, 'TRON')).toBe(3 * 3 + 3 + 30);
     expect(lagBudgetSeconds(c, 'SUI')).toBe(33.3);
-    h.close();
+    await h.close();
     h = await makeHarness(
       only([], {
         ops: { lagBudget: { pollIntervals: 5, slackSeconds: 0 } },

@@ -42,7 +42,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  h?.close();
+  await h?.close();
   await node?.close();
 });
 

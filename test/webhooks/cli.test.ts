@@ -68,7 +68,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await rx.close();
-  h.close();
+  await h.close();
 });
 
 describe('kassa webhooks', () => {

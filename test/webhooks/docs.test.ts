@@ -37,7 +37,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await rx.close();
-  h.close();
+  await h.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

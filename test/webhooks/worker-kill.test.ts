@@ -89,6 +89,6 @@ it('delivers an event after the worker was killed (SIGKILL) in the middle of sen
   } finally {
     second?.kill('SIGKILL');
     await rx.close();
-    h.close();
+    await h.close();
   }
 });

@@ -25,8 +25,8 @@ import {
  */
 
 let h: Harness | null = null;
-afterEach(() => {
-  h?.close();
+afterEach(async () => {
+  await h?.close();
   h = null;
 });
 const receiver = useReceivers();

@@ -101,7 +101,7 @@ describe('the failed-authentication limit per client address', () => {
   });
 
   it('is configurable (auth.failedAttempts), and counts an IPv6 client by its /64', async () => {
-    h.close();
+    await h.close();
     h = await makeHarness({ auth: { failedAttempts: { limit: 3, windowSeconds: 10 } } });
     m = await h.merchant('V3');
     await post('2001:db8:1:2::1', data('a'), { sign: badSign });

@@ -135,7 +135,7 @@ describe('per-merchant limits from configuration', () => {
         }),
       );
     } finally {
-      h2.close();
+      await h2.close();
     }
   });
 });

@@ -153,7 +153,7 @@ describe('deeply nested JSON', () => {
     };
     expect((await send(64, 'deep-64')).status).toBe(200);
     expect((await send(65, 'deep-65')).status).toBe(400);
-    h.close();
+    await h.close();
     h = await makeHarness({ auth: { maxJsonDepth: 8 } });
     m = await h.merchant('V3');
     expect((await send(8, 'deep-8')).status).toBe(200);

@@ -46,8 +46,8 @@ beforeAll(async () => {
   m = await h.merchant('V3');
   xpay = await createMerchant(h.rt, { kind: 'V3', compat: 'xpay' }); // before the app's first request
 });
-afterAll(() => {
-  h?.close();
+afterAll(async () => {
+  await h?.close();
   rmSync(work, { recursive: true, force: true });
 });
 

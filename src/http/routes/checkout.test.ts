@@ -88,7 +88,7 @@ describe('GET /checkout', () => {
       );
       expect(res.headers.get('x-frame-options')).toBeNull();
     } finally {
-      h2.close();
+      await h2.close();
     }
   });
 
