@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { spawnKassa } from './cli.ts';
-import { TEST_MASTER_KEY, TEST_MNEMONIC } from './harness.ts';
+import { spawnKassa, workerEnv } from './cli.ts';
 
 /** One pino line of a worker process. */
 export interface WorkerLine {
@@ -30,12 +29,7 @@ export const HOLDING = 'holding the worker lease; jobs run in this process';
  * master key, logging at info, and reads its stdout line by line (so a full pipe never stalls it).
  */
 export function startLoggedWorker(configFile: string, dbFile: string): LoggedWorker {
-  const child = spawnKassa(['worker', '--config', configFile], {
-    KASSA_DB: dbFile,
-    KASSA_MNEMONIC: TEST_MNEMONIC,
-    KASSA_MASTER_KEY: TEST_MASTER_KEY,
-    KASSA_LOG_LEVEL: 'info',
-  });
+  const child = spawnKassa(['worker', '--config', configFile], workerEnv(dbFile, 'info'));
   child.stderr?.resume();
   const lines: WorkerLine[] = [];
   let waiters: { match: (l: WorkerLine) => boolean; resolve: (l: WorkerLine) => void }[] = [];
