@@ -2,12 +2,22 @@ import { Cron } from 'croner';
 import { AppError } from '../src/domain/errors.ts';
 import type { Logger } from '../src/lib/logger.ts';
 
+/** Lets runs start only while the worker holds its lease (src/services/worker-lease.ts). */
+export interface RunGate {
+  /** Whether a run may start now. */
+  open(): boolean;
+  /** Aborted when the gate closes: running jobs stop between steps. */
+  readonly signal: AbortSignal;
+}
+
 /** A job: one step of work that writes only whole transactions; `signal` asks it to stop between steps. */
 export type Job = (signal: AbortSignal) => Promise<unknown>;
 
 interface Entry {
   name: string;
   job: Job;
+  /** `every`: on an interval (run at once when the gate opens); `cron`: on its pattern only. */
+  kind: 'every' | 'cron';
   running: Promise<void> | null;
   again: boolean;
   cron: Cron | null;
@@ -22,17 +32,32 @@ interface Entry {
  * run now. `stop()` stops scheduling, asks running jobs to finish their current step, and waits.
  * A failing run is logged and the job runs again on its next tick; it never stops the worker. A run
  * that found the database locked by another process is logged once, at warn, until one succeeds.
+ * With a `gate` (the worker lease), a run starts only while the gate is open, checked right before
+ * each run; its signal is also aborted when the gate closes, so a run that started under the lease
+ * stops after its current step once the lease is lost. `resume()` runs the interval jobs at once.
  */
 export class Scheduler {
   private readonly entries = new Map<string, Entry>();
   private readonly controller = new AbortController();
   private stopped = false;
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly gate: RunGate | null = null,
+  ) {}
 
   /** Schedules `job` every `intervalMs` (first run immediately). */
   every(name: string, intervalMs: number, job: Job): void {
-    const entry: Entry = { name, job, running: null, again: false, cron: null, timer: null, locked: false };
+    const entry: Entry = {
+      name,
+      job,
+      kind: 'every',
+      running: null,
+      again: false,
+      cron: null,
+      timer: null,
+      locked: false,
+    };
     this.entries.set(name, entry);
     if (intervalMs >= 1000) {
       entry.cron = new Cron(
@@ -55,7 +80,16 @@ export class Scheduler {
 
   /** Schedules `job` on a croner pattern (5 fields, or 6 with seconds first), protected from overlap. */
   cron(name: string, pattern: string, job: Job): void {
-    const entry: Entry = { name, job, running: null, again: false, cron: null, timer: null, locked: false };
+    const entry: Entry = {
+      name,
+      job,
+      kind: 'cron',
+      running: null,
+      again: false,
+      cron: null,
+      timer: null,
+      locked: false,
+    };
     this.entries.set(name, entry);
     entry.cron = new Cron(pattern, { protect: true, name }, () => this.run(entry));
   }
@@ -68,6 +102,11 @@ export class Scheduler {
     else void this.run(entry);
   }
 
+  /** Runs every interval job now (the gate just opened: the worker took its lease); cron jobs keep their pattern. */
+  resume(): void {
+    for (const entry of this.entries.values()) if (entry.kind === 'every') this.nudge(entry.name);
+  }
+
   /** Whether stop() was called. */
   get signal(): AbortSignal {
     return this.controller.signal;
@@ -76,9 +115,14 @@ export class Scheduler {
   private run(entry: Entry): Promise<void> {
     if (this.stopped) return Promise.resolve();
     if (entry.running !== null) return entry.running;
+    // fencing: no run starts without a live lease (a standby, or a holder that lost it, skips the tick)
+    if (this.gate && !this.gate.open()) return Promise.resolve();
+    const signal = this.gate
+      ? AbortSignal.any([this.controller.signal, this.gate.signal])
+      : this.controller.signal;
     const started = Date.now();
     entry.running = entry
-      .job(this.controller.signal)
+      .job(signal)
       .then((summary) => {
         if (entry.locked) this.logger.info({ job: entry.name }, 'database free again; job ran');
         entry.locked = false;

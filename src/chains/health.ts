@@ -34,6 +34,11 @@ export class ChainHealth {
     return s;
   }
 
+  /** Forgets every chain (this process stopped running the worker's jobs: another process scans now). */
+  clear(): void {
+    this.statuses.clear();
+  }
+
   /** Every chain seen so far. */
   all(): ChainStatus[] {
     return [...this.statuses.values()];

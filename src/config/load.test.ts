@@ -43,8 +43,10 @@ describe('loadConfig', () => {
         KASSA_RPC_ETH: 'https://a.example/rpc, https://b.example/rpc',
         KASSA_CONFIRMATIONS_TRON: '25',
         KASSA_CONFIRMATIONS_ETH: 'finalized',
+        KASSA_API_PROCESSES: '3',
       },
     });
+    expect(config.api.processes).toBe(3);
     expect(config.port).toBe(9100);
     expect(config.db).toBe('/tmp/x.db');
     expect(config.baseUrl).toBe('https://pay.example.com');
@@ -74,6 +76,7 @@ describe('loadConfig', () => {
         KASSA_NETWORK: 'devnet',
         KASSA_CONFIRMATIONS_SUI: 'soon',
         KASSA_BASE_URL: 'not a url',
+        KASSA_API_PROCESSES: '0',
       },
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
@@ -82,6 +85,7 @@ describe('loadConfig', () => {
     expect(problems).toContain('KASSA_CONFIRMATIONS_SUI');
     expect(problems).toContain('network');
     expect(problems).toContain('baseUrl');
+    expect(problems).toContain('KASSA_API_PROCESSES must be a whole number from 1 to 64, got "0"');
   });
 });
 

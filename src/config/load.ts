@@ -56,6 +56,14 @@ function envOverrides(env: Env, network: string, problems: string[]): Plain {
   if (env.KASSA_BASE_URL) out.baseUrl = env.KASSA_BASE_URL;
   if (env.KASSA_NETWORK) out.network = env.KASSA_NETWORK;
   if (env.KASSA_LOG_LEVEL) out.logLevel = env.KASSA_LOG_LEVEL;
+  if (env.KASSA_API_PROCESSES !== undefined) {
+    const processes = Number(env.KASSA_API_PROCESSES);
+    if (!/^\d+$/.test(env.KASSA_API_PROCESSES.trim()) || processes < 1 || processes > 64)
+      problems.push(
+        `KASSA_API_PROCESSES must be a whole number from 1 to 64, got "${env.KASSA_API_PROCESSES}"`,
+      );
+    else out.api = { processes };
+  }
   const chains: Plain = {};
   for (const chain of CHAINS) {
     const entry: Plain = {};

@@ -140,6 +140,19 @@ export const configSchema = z.object({
   payouts: payoutsSchema.prefault({}),
   /** The worker's scheduled `kassa reconcile` (README, "Reconciliation"). */
   reconcile: reconcileSchema.prefault({}),
+  /** The API processes (README, "Several processes"). */
+  api: z
+    .object({
+      /**
+       * How many `kassa api` (or `kassa start`) processes serve the same database behind one load
+       * balancer. Rate limits are counted in each process's memory, so each enforces
+       * ceil(limit / processes) of every limit (rateLimits, auth.failedAttempts,
+       * admin.signInPerAddress): together they admit at most the limit (+ processes − 1) per window.
+       * KASSA_API_PROCESSES overrides.
+       */
+      processes: z.number().int().min(1).max(64).default(1),
+    })
+    .prefault({}),
   worker: z.object({
     expireIntervalMs: z.number().int().min(10),
     payoutIntervalMs: z.number().int().min(10),

@@ -8,6 +8,7 @@ import { pgReconciliationStore } from './pg/store/reconciliation.ts';
 import { pgScanStore } from './pg/store/scanning.ts';
 import { pgSweepStore } from './pg/store/sweeping.ts';
 import { pgWebhookStore } from './pg/store/webhooks.ts';
+import { pgWorkerLeaseStore } from './pg/store/worker-leases.ts';
 import type { Store } from './store.ts';
 
 const handles = new WeakMap<Store, PgDb>();
@@ -30,6 +31,7 @@ export function createPgStore(db: PgDb): Store {
     ...pgOperationsStore(db),
     ...pgSweepStore(db),
     ...pgReconciliationStore(db),
+    ...pgWorkerLeaseStore(db),
   });
   handles.set(store, db);
   return store;

@@ -30,6 +30,7 @@ import * as walletLeases from './repositories/wallet-leases.ts';
 import * as webhookEvents from './repositories/webhook-events.ts';
 import * as webhookLog from './repositories/webhook-log.ts';
 import * as webhookResend from './repositories/webhook-resend.ts';
+import * as workerLeases from './repositories/worker-leases.ts';
 import type { Store } from './store.ts';
 
 const handles = new WeakMap<Store, Db>();
@@ -180,6 +181,10 @@ export function createSqliteStore(db: Db): Store {
     listWebhookEventsPage: async (...args) => webhookLog.listWebhookEventsPage(db, ...args),
     lastAttemptsOf: async (...args) => webhookLog.lastAttemptsOf(db, ...args),
     webhookAttentionCounts: async (...args) => webhookLog.webhookAttentionCounts(db, ...args),
+    // repositories/worker-leases.ts
+    acquireWorkerLease: async (...args) => workerLeases.acquireWorkerLease(db, ...args),
+    releaseWorkerLease: async (...args) => workerLeases.releaseWorkerLease(db, ...args),
+    findWorkerLease: async (...args) => workerLeases.findWorkerLease(db, ...args),
   };
   handles.set(store, db);
   return store;

@@ -10,6 +10,7 @@ import { reconciliationContract } from './store-contract/reconciliation.contract
 import { scanningContract } from './store-contract/scanning.contract.ts';
 import { sweepingContract } from './store-contract/sweeping.contract.ts';
 import { webhooksContract } from './store-contract/webhooks.contract.ts';
+import { workerLeasesContract } from './store-contract/worker-leases.contract.ts';
 
 export type { OpenedStore } from './store-contract/context.ts';
 
@@ -43,5 +44,6 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
     webhooksContract();
     sweepingContract();
     reconciliationContract();
+    workerLeasesContract();
   });
 }

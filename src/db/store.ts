@@ -7,6 +7,7 @@ import type { ReconciliationStore } from './store/reconciliation.ts';
 import type { ScanStore } from './store/scanning.ts';
 import type { SweepStore } from './store/sweeping.ts';
 import type { WebhookStore } from './store/webhooks.ts';
+import type { WorkerLeaseStore } from './store/worker-leases.ts';
 
 /**
  * The database as services see it: one port of async repository functions (DESIGN.md section 10).
@@ -28,7 +29,8 @@ export interface Store
     MerchantStore,
     OperationsStore,
     SweepStore,
-    ReconciliationStore {}
+    ReconciliationStore,
+    WorkerLeaseStore {}
 
 // The records the port reads and writes (the types of its arguments and results).
 export type { AdminSessionWithUser } from './repositories/admin-sessions.ts';
@@ -76,3 +78,4 @@ export type {
   WebhookEvent,
 } from './repositories/webhook-events.ts';
 export type { ListedWebhookEvent, WebhookLogEvent, WebhookLogFilter } from './repositories/webhook-log.ts';
+export type { WorkerLease } from './repositories/worker-leases.ts';

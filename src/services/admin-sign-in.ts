@@ -1,3 +1,4 @@
+import { processShare } from '../config/process-share.ts';
 import type { AdminUserRecord } from '../db/store.ts';
 
 import { hashPassword, verifyPassword } from '../lib/password.ts';
@@ -32,7 +33,8 @@ async function decoy(): Promise<string> {
 
 function admitAddress(deps: Pick<Deps, 'config'>, client: SignInClient): void {
   const { limit, windowSeconds } = deps.config.admin.signInPerAddress;
-  const hit = client.limiter.hit(`admin-sign-in:${client.address}`, limit, windowSeconds * 1000);
+  const share = processShare(deps.config, limit); // counted per process: each takes its share
+  const hit = client.limiter.hit(`admin-sign-in:${client.address}`, share, windowSeconds * 1000);
   if (!hit.allowed) throw new AdminAuthError('too_many', hit.retryAfterSeconds);
 }
 

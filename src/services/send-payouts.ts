@@ -23,6 +23,8 @@ type SendDeps = Pick<Deps, 'db' | 'clock' | 'logger' | 'keys' | 'config'>;
  *    and PENDING ones whose every transaction was proven unable to land (past their expiry they fail
  *    instead, unless the operator retried them). Held payouts are skipped.
  * The signed bytes are stored together with the order's move to PENDING, and only then broadcast.
+ * A signature made after `signal` was aborted (the worker is stopping, or lost its lease to another
+ * worker while it signed) is dropped unstored and unsent: the next holder signs that payout itself.
  * A payout the chain would refuse for good (the token reverts it) fails with the reason.
  */
 export async function sendPayouts(
@@ -75,6 +77,7 @@ export async function sendPayouts(
       }
       throw error;
     }
+    if (signal.aborted) break; // never store a signature made after the lease was lost
     const attempt = await commit(deps, order, hot.address, signed, null);
     await broadcastStored(deps, adapter, attempt, [attempt]);
     sent++;
@@ -224,6 +227,7 @@ async function repriceStuck(
       );
       continue;
     }
+    if (signal.aborted) break; // as in sendPayouts: a replacement signed after the lease was lost stays unsent
     const attempt = await commit(deps, order, first.fromAddress, signed, newest);
     await broadcastStored(deps, adapter, attempt, [...attempts, attempt]);
     repriced++;

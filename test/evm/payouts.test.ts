@@ -5,8 +5,10 @@ import { attemptsOfOrder } from '../../src/db/repositories/payouts.ts';
 import { webhookEvents } from '../../src/db/schema/webhook-events.ts';
 import { setBlocked, tokenBalance } from '../../src/devnet/evm/tokens.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
+import { pollPayouts } from '../../src/services/poll-payouts.ts';
 import { type EvmWorld, evmWorld } from '../helpers/evm-chain.ts';
 import { body } from '../helpers/harness.ts';
+import { hookedAdapter } from '../helpers/hooked-adapter.ts';
 
 let w: EvmWorld;
 let m: MerchantCreated;
@@ -83,6 +85,29 @@ describe('EVM payouts on a real node', () => {
     expect(order(orderId).status).toBe('SUCCESS');
     expect(attemptsOfOrder(w.h.db, order(orderId).id)).toHaveLength(1);
     expect((await tokenBalance(c.client, c.tokens.USDC.address, receiver)) - before).toBe(1_000_000n);
+  });
+
+  it('stores and sends nothing it signed after the worker lost its lease, and the next holder sends it once', async () => {
+    const c = w.devnet.get('ETH');
+    const before = await tokenBalance(c.client, c.tokens.USDC.address, receiver);
+    const nonceBefore = await c.client.getTransactionCount({ address: w.hot('ETH') });
+    const { orderId } = await payout('ETH', 'USDC', '2');
+    // the lease is lost (the job's signal aborted) while the payout is being signed
+    const lease = new AbortController();
+    const adapter = hookedAdapter(w.h.rt.adapters.get('ETH')!, (method) => {
+      if (method === 'signPayout') lease.abort();
+    });
+    await pollPayouts(w.h.rt, adapter, lease.signal);
+    expect(order(orderId).status).toBe('INIT');
+    expect(attemptsOfOrder(w.h.db, order(orderId).id)).toEqual([]);
+    expect(await c.client.getTransactionCount({ address: w.hot('ETH') })).toBe(nonceBefore);
+    // the next holder's run signs it anew, once
+    await w.payouts('ETH');
+    await w.mine('ETH', 3);
+    await w.payouts('ETH');
+    expect(order(orderId).status).toBe('SUCCESS');
+    expect(attemptsOfOrder(w.h.db, order(orderId).id)).toHaveLength(1);
+    expect((await tokenBalance(c.client, c.tokens.USDC.address, receiver)) - before).toBe(2_000_000n);
   });
 
   it('sends a native POL payout on Polygon', async () => {

@@ -87,17 +87,22 @@ export async function waitForHttp(url: string, timeoutMs = 20_000): Promise<void
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
+/** The environment of a test `kassa worker` on the database `dbFile`: the test mnemonic and master key. */
+export function workerEnv(dbFile: string, logLevel: string): Record<string, string> {
+  return {
+    KASSA_DB: dbFile,
+    KASSA_MNEMONIC: TEST_MNEMONIC,
+    KASSA_MASTER_KEY: TEST_MASTER_KEY,
+    KASSA_LOG_LEVEL: logLevel,
+  };
+}
+
 /**
  * Starts the real `kassa worker --config <configFile>` on the database `dbFile`, with the test
  * mnemonic and master key, logging warnings only; its output is drained so a full pipe never stalls it.
  */
 export function startWorkerProcess(configFile: string, dbFile: string): ChildProcess {
-  const child = spawnKassa(['worker', '--config', configFile], {
-    KASSA_DB: dbFile,
-    KASSA_MNEMONIC: TEST_MNEMONIC,
-    KASSA_MASTER_KEY: TEST_MASTER_KEY,
-    KASSA_LOG_LEVEL: 'warn',
-  });
+  const child = spawnKassa(['worker', '--config', configFile], workerEnv(dbFile, 'warn'));
   child.stdout?.resume();
   child.stderr?.resume();
   return child;

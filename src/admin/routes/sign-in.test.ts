@@ -100,6 +100,18 @@ describe('signing in', () => {
     expect((await signIn(client(), ADMIN.email, ADMIN.password)).status).toBe(303);
   });
 
+  it('takes its share of the per-address limit when one of two API processes: the 6th is refused', async () => {
+    h.rt.config.api.processes = 2;
+    try {
+      const c = client();
+      for (let i = 0; i < 5; i++)
+        expect((await signIn(c, `nobody-half${i}@shop.example`, 'wrong password')).status).toBe(401);
+      expect((await signIn(c, ADMIN.email, ADMIN.password)).status).toBe(429);
+    } finally {
+      h.rt.config.api.processes = 1;
+    }
+  });
+
   it('locks an account after 5 wrong passwords in a row, even against the right one, until the lock ends', async () => {
     await createAdminUser(h.rt, {
       email: 'locked@shop.example',

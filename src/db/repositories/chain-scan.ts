@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { TransferFact } from '../../domain/collection-progress.ts';
+import { AppError } from '../../domain/errors.ts';
 import { type Db, writeTransaction } from '../client.ts';
 import { prepared } from '../prepared.ts';
 import { chainBlocks } from '../schema/chain-blocks.ts';
@@ -217,7 +218,9 @@ const upsertTransfer = (db: Db) =>
  * webhook events, and the checkpoint with the hashes of the blocks it read before they were final
  * (`blocks`; kept from the checkpoint's final height up to its height, the rest dropped). `reorg`
  * counts a reorganisation found. Nothing is written if any part fails (e.g. an order changed
- * meanwhile).
+ * meanwhile). `base` is the checkpoint the step continues from (null: none yet): when given, the
+ * stored checkpoint must still be exactly it, else the step throws state_conflict having written
+ * nothing (another worker moved the checkpoint: a step finished late by a former lease holder).
  */
 export function recordScan(
   db: Db,
@@ -227,12 +230,19 @@ export function recordScan(
     statusChanges: { id: string; status: 'final' | 'orphaned' }[];
     transitions: OrderTransition[];
     cursor: Omit<Cursor, 'chain'> | null;
+    base?: Omit<Cursor, 'chain'> | null;
     blocks?: BlockHash[];
     reorg?: { depth: number } | null;
     now: number;
   },
 ): void {
   writeTransaction(db, () => {
+    if (input.base !== undefined && !isStoredCheckpoint(db, input.chain, input.base)) {
+      throw new AppError(
+        'state_conflict',
+        'The chain checkpoint moved since this scan step read it (another worker wrote it); the step is dropped.',
+      );
+    }
     const upsert = upsertTransfer(db);
     for (const t of input.transfers) {
       upsert.run({ ...t, amountBase: t.amountBase.toString(), createdAt: input.now, updatedAt: input.now });
@@ -278,6 +288,17 @@ export function recordScan(
         .run();
     }
   });
+}
+
+/** Whether the stored checkpoint of `chain` is `base` (height, its hash and the final height), or absent for null. */
+function isStoredCheckpoint(db: Db, chain: string, base: Omit<Cursor, 'chain'> | null): boolean {
+  const stored = getCursor(db, chain);
+  if (base === null || stored === null) return base === stored;
+  return (
+    stored.height === base.height &&
+    stored.heightHash === base.heightHash &&
+    stored.finalHeight === base.finalHeight
+  );
 }
 
 /** Forgets a chain's checkpoint, so its next scan starts afresh (a devnet chain that restarted empty). */

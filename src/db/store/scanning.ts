@@ -51,7 +51,11 @@ export interface ScanStore {
    * webhook events, and the checkpoint with the hashes of the blocks it read before they were final
    * (`blocks`; kept from the checkpoint's final height up to its height, the rest dropped). `reorg`
    * counts a reorganisation found. Nothing is written if any part fails (e.g. an order changed
-   * meanwhile).
+   * meanwhile). `base`, when given, is the checkpoint the step continues from (null: none stored
+   * yet); if the stored checkpoint (its height, heightHash and finalHeight) is not exactly that, the
+   * call rejects with state_conflict and writes nothing: a step computed by a worker that lost its
+   * lease, finished after the new holder moved the checkpoint, never lands. Without `base` the
+   * checkpoint is written unconditionally.
    */
   recordScan(input: {
     chain: string;
@@ -59,6 +63,7 @@ export interface ScanStore {
     statusChanges: { id: string; status: 'final' | 'orphaned' }[];
     transitions: OrderTransition[];
     cursor: Omit<Cursor, 'chain'> | null;
+    base?: Omit<Cursor, 'chain'> | null;
     blocks?: BlockHash[];
     reorg?: { depth: number } | null;
     now: number;

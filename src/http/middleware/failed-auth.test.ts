@@ -111,6 +111,17 @@ describe('the failed-authentication limit per client address', () => {
     expect((await post('2001:db8:1:3::4', data('e'))).status).toBe(200);
   });
 
+  it('is divided among API processes: one of three refuses after ceil(limit / 3) failures', async () => {
+    h.close();
+    h = await makeHarness({
+      api: { processes: 3 },
+      auth: { failedAttempts: { limit: 7, windowSeconds: 10 } },
+    });
+    m = await h.merchant('V3');
+    for (let i = 0; i < 3; i++) await post('203.0.113.20', data(`bad-${i}`), { sign: badSign });
+    expect((await post('203.0.113.20', data('good'))).status).toBe(429);
+  });
+
   it('never re-reads or decrypts the merchant list for a signature that matches nobody', async () => {
     expect((await post('198.51.100.4', data('warm'))).status).toBe(200);
     const open = vi.spyOn(h.rt.box as NonNullable<typeof h.rt.box>, 'open');

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { processShare } from '../../config/process-share.ts';
 import { AppError, type AppErrorCode } from '../../domain/errors.ts';
 import type { HttpContext } from '../context.ts';
 import { clientIp, clientKey } from './client-ip.ts';
@@ -16,10 +17,12 @@ const FAILURES: ReadonlySet<AppErrorCode> = new Set([
  * the client's address (`auth.failedAttempts`, 30 per 60 s by default): an address over it gets 429
  * with Retry-After before `admit` runs, so before the body is read and before any HMAC is computed;
  * a failure `admit` throws is counted. The first refusal of an address in a window is logged at warn.
+ * With `api.processes` > 1 this process enforces its share of the limit (config/process-share.ts).
  * Works for synchronous and asynchronous `admit`.
  */
 export function underFailedAuthLimit<T>(c: Context, ctx: HttpContext, admit: () => T): T {
-  const { limit, windowSeconds } = ctx.deps.config.auth.failedAttempts;
+  const { windowSeconds } = ctx.deps.config.auth.failedAttempts;
+  const limit = processShare(ctx.deps.config, ctx.deps.config.auth.failedAttempts.limit);
   const windowMs = windowSeconds * 1000;
   const ip = clientIp(c, ctx.proxyTrust);
   const key = clientKey(ip);

@@ -139,3 +139,27 @@ describe('per-merchant limits from configuration', () => {
     }
   });
 });
+
+describe('several API processes (api.processes)', () => {
+  it('refuses after half the limit in a process configured as one of two', async () => {
+    const h2 = await makeHarness({
+      api: { processes: 2 },
+      rateLimits: { merchants: {}, createCollection: { limit: 7, windowSeconds: 10 } },
+    });
+    try {
+      const shop = await h2.merchant('V3');
+      const create = (orderId: string) =>
+        h2.post('/v1/order/createCollection', shop, { amount: '1', symbol: 'USDT', chain: 'TRON', orderId });
+      // ceil(7 / 2) = 4 here; the other process admits its own 4
+      for (let i = 0; i < 4; i++) expect((await create(`half-${i}`)).status).toBe(200);
+      await expect429(await create('half-4'));
+      // a merchant's own limit is divided the same way
+      h2.rt.config.rateLimits.merchants[shop.merchantId] = { status: { limit: 4, windowSeconds: 10 } };
+      for (let i = 0; i < 2; i++)
+        expect((await h2.getSigned('/v1/order/status/{orderId}', shop, 'half-0')).status).toBe(200);
+      await expect429(await h2.getSigned('/v1/order/status/{orderId}', shop, 'half-0'));
+    } finally {
+      h2.close();
+    }
+  });
+});

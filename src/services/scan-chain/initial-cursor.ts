@@ -47,6 +47,7 @@ export async function initialCursor(
     statusChanges: [],
     transitions: [],
     cursor,
+    base: null, // the first checkpoint: refused if another worker wrote one meanwhile
     blocks: block ? [{ height, hash: block.hash }] : [],
     now: deps.clock.now(),
   });

@@ -78,6 +78,7 @@ export async function scanStep(
     statusChanges: plan.statusChanges,
     transitions: plan.transitions,
     cursor,
+    base, // refused whole if the checkpoint moved meanwhile (another worker took over)
     blocks: [...unfinal, { height: to, hash: end.hash }],
     now: deps.clock.now(),
   });

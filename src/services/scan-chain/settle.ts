@@ -51,6 +51,7 @@ export async function settle(
     statusChanges: plan.statusChanges,
     transitions: plan.transitions,
     cursor: finalMoved ? { ...cursor, finalHeight: heads.final } : null,
+    base: cursor,
     now: deps.clock.now(),
   });
   if (vanished.length > 0) {

@@ -147,6 +147,7 @@ async function rewind(
     statusChanges: plan.statusChanges,
     transitions: plan.transitions,
     cursor: next,
+    base: cursor,
     blocks: block ? [{ height, hash: block.hash }] : [],
     reorg: { depth: reorg.depth },
     now: deps.clock.now(),

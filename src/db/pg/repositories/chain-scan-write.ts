@@ -1,4 +1,5 @@
 import { and, eq, gt, inArray, lt, ne, or, sql } from 'drizzle-orm';
+import { AppError } from '../../../domain/errors.ts';
 import type { BlockHash, Cursor, TransferWrite } from '../../repositories/chain-scan.ts';
 import type { OrderTransition } from '../../repositories/orders.ts';
 import { type PgDb, type PgTx, pgTransaction } from '../client.ts';
@@ -18,7 +19,9 @@ const CHUNK = 1000;
  * webhook events, and the checkpoint with the hashes of the blocks it read before they were final
  * (`blocks`; kept from the checkpoint's final height up to its height, the rest dropped). `reorg`
  * counts a reorganisation found. Nothing is written if any part fails (e.g. an order changed
- * meanwhile).
+ * meanwhile). `base` is the checkpoint the step continues from (null: none yet): when given, the
+ * stored checkpoint must still be exactly it, else the step throws state_conflict having written
+ * nothing (another worker moved the checkpoint: a step finished late by a former lease holder).
  *
  * Kept correct by (b) locks in one read-committed transaction: the chain's checkpoint lock makes two
  * steps of one chain (a worker that lost its lease and the one that took over) apply one after the
@@ -36,6 +39,7 @@ export function recordScan(
     statusChanges: { id: string; status: 'final' | 'orphaned' }[];
     transitions: OrderTransition[];
     cursor: Omit<Cursor, 'chain'> | null;
+    base?: Omit<Cursor, 'chain'> | null;
     blocks?: BlockHash[];
     reorg?: { depth: number } | null;
     now: number;
@@ -43,6 +47,13 @@ export function recordScan(
 ): Promise<void> {
   return pgTransaction(db, async (tx) => {
     await lockCheckpoint(tx, input.chain);
+    // Read under the checkpoint lock, so no other step can move it before this one commits.
+    if (input.base !== undefined && !(await isStoredCheckpoint(tx, input.chain, input.base))) {
+      throw new AppError(
+        'state_conflict',
+        'The chain checkpoint moved since this scan step read it (another worker wrote it); the step is dropped.',
+      );
+    }
     const transfers = mergeSameKey(input.transfers);
     for (let i = 0; i < transfers.length; i += CHUNK) {
       await upsertTransfers(tx, transfers.slice(i, i + CHUNK), input.now);
@@ -78,6 +89,28 @@ export function resetCursor(db: PgDb, chain: string): Promise<void> {
     await tx.delete(chainCursors).where(eq(chainCursors.chain, chain));
     await tx.delete(chainBlocks).where(eq(chainBlocks.chain, chain));
   });
+}
+
+/** Whether the stored checkpoint of `chain` is `base` (height, its hash and the final height), or absent for null. */
+async function isStoredCheckpoint(
+  tx: PgTx,
+  chain: string,
+  base: Omit<Cursor, 'chain'> | null,
+): Promise<boolean> {
+  const [stored] = await tx
+    .select({
+      height: chainCursors.height,
+      heightHash: chainCursors.heightHash,
+      finalHeight: chainCursors.finalHeight,
+    })
+    .from(chainCursors)
+    .where(eq(chainCursors.chain, chain));
+  if (base === null || stored === undefined) return base === null && stored === undefined;
+  return (
+    stored.height === base.height &&
+    stored.heightHash === base.heightHash &&
+    stored.finalHeight === base.finalHeight
+  );
 }
 
 /** Waits for any other write of `chain`'s checkpoint, and keeps later ones waiting until this transaction ends. */

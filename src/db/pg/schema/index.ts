@@ -20,3 +20,4 @@ export { tokens } from './tokens.ts';
 export { walletLeases } from './wallet-leases.ts';
 export { webhookAttempts } from './webhook-attempts.ts';
 export { webhookEvents } from './webhook-events.ts';
+export { workerLeases } from './worker-leases.ts';
