@@ -84,7 +84,7 @@ describe('two API processes on one database', () => {
       for (const a of apis) expect(await balanceCode(a.url, token)).toBe(200);
       merchant = { ...merchant, token };
     } finally {
-      rt.close();
+      await rt.close();
     }
   });
 

@@ -112,7 +112,7 @@ describe('the failed-authentication limit per client address', () => {
   });
 
   it('is divided among API processes: one of three refuses after ceil(limit / 3) failures', async () => {
-    h.close();
+    await h.close();
     h = await makeHarness({
       api: { processes: 3 },
       auth: { failedAttempts: { limit: 7, windowSeconds: 10 } },

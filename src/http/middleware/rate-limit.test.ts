@@ -159,7 +159,7 @@ describe('several API processes (api.processes)', () => {
         expect((await h2.getSigned('/v1/order/status/{orderId}', shop, 'half-0')).status).toBe(200);
       await expect429(await h2.getSigned('/v1/order/status/{orderId}', shop, 'half-0'));
     } finally {
-      h2.close();
+      await h2.close();
     }
   });
 });
