@@ -2,10 +2,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deepMerge } from '../../src/config/load.ts';
-import { transfersOfChain } from '../../src/db/repositories/chain-scan.ts';
-import { ledgerEntriesOfOrder } from '../../src/db/repositories/ledger-entries.ts';
-import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
-import { webhookEvents } from '../../src/db/schema/webhook-events.ts';
 import type { MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { sigkill } from '../helpers/cli.ts';
 import { devnetChainConfig, type EvmWorld, evmWorld } from '../helpers/evm-chain.ts';
@@ -15,7 +11,7 @@ import { type Receiver, startReceiver, verifyWebhook } from '../helpers/webhook-
 import { HOLDING, type LoggedWorker, startLoggedWorker } from '../helpers/worker-process.ts';
 
 /**
- * Two real `kassa worker` processes on one SQLite file, ETH on anvil, a webhook receiver on a real
+ * Two real `kassa worker` processes on one database (SQLite, or PostgreSQL in the postgres project), ETH on anvil, a webhook receiver on a real
  * socket (issue 16). Each worker reaches anvil through its own proxy, so the requests each one
  * makes show which of them scans. The holder is SIGKILLed while nothing is in flight; the standby
  * must take over within 10 s, credit a payment made after the kill once, and deliver every webhook
@@ -82,15 +78,20 @@ async function untilSuccess(orderId: string, timeoutMs: number): Promise<void> {
   await until(
     async () => {
       await w.mine('ETH', 1);
-      return findOrderByMerchantOrderId(w.h.db, m.merchantId, orderId)?.status === 'SUCCESS';
+      return (await store().findOrderByMerchantOrderId(m.merchantId, orderId))?.status === 'SUCCESS';
     },
     `${orderId} SUCCESS`,
     timeoutMs,
   );
 }
 
-const events = () => w.h.db.select().from(webhookEvents).all();
-const allDelivered = () => events().length > 0 && events().every((e) => e.status === 'delivered');
+/** The database as Kassa sees it (the Store), so the test runs on SQLite and on PostgreSQL. */
+const store = () => w.h.rt.db;
+const events = () => store().listWebhookEvents({ limit: 1000 });
+const allDelivered = async () => {
+  const all = await events();
+  return all.length > 0 && all.every((e) => e.status === 'delivered');
+};
 
 describe('two workers on one database', () => {
   it('runs one; when it is SIGKILLed the other takes over within 10 s, crediting once and sending each webhook once', async () => {
@@ -124,14 +125,15 @@ describe('two workers on one database', () => {
     await until(() => b.proxy.hits > 0, 'the new holder scans', 10_000 - (Date.now() - killedAt));
 
     await untilSuccess('after-kill', 30_000);
-    const order = findOrderByMerchantOrderId(w.h.db, m.merchantId, 'after-kill');
+    const order = await store().findOrderByMerchantOrderId(m.merchantId, 'after-kill');
     expect(order).toMatchObject({ status: 'SUCCESS', actualAmountBase: 2_000_000n });
     // credited once: one transfer, one ledger credit, one ORDER_SUCCESS
-    expect(transfersOfChain(w.h.db, 'ETH').filter((t) => t.orderRef === order?.id)).toHaveLength(1);
-    expect((await ledgerEntriesOfOrder(w.h.db, order?.id ?? '')).map((e) => e.kind)).toEqual([
+    expect((await store().transfersOfChain('ETH')).filter((t) => t.orderRef === order?.id)).toHaveLength(1);
+    expect((await store().ledgerEntriesOfOrder(order?.id ?? '')).map((e) => e.kind)).toEqual([
       'collection_credit',
     ]);
-    const ofOrder = (id: string) => events().filter((e) => e.orderRef === id);
+    const stored = await events();
+    const ofOrder = (id: string) => stored.filter((e) => e.orderRef === id);
     expect(ofOrder(order?.id ?? '').filter((e) => e.notifyType === 'ORDER_SUCCESS')).toHaveLength(1);
 
     // every event reached the receiver exactly once
@@ -141,7 +143,8 @@ describe('two workers on one database', () => {
       const { eventId } = verifyWebhook(m.webhookSecret, r);
       received.set(eventId, (received.get(eventId) ?? 0) + 1);
     }
-    expect(Object.fromEntries(received)).toEqual(Object.fromEntries(events().map((e) => [e.id, 1])));
-    expect(events().filter((e) => e.notifyType === 'ORDER_SUCCESS')).toHaveLength(2);
+    const delivered = await events();
+    expect(Object.fromEntries(received)).toEqual(Object.fromEntries(delivered.map((e) => [e.id, 1])));
+    expect(delivered.filter((e) => e.notifyType === 'ORDER_SUCCESS')).toHaveLength(2);
   }, 180_000);
 });
