@@ -21,13 +21,24 @@ import { CHAINS } from '../src/domain/chains.ts';
 import { kassa, sigkill } from '../test/helpers/cli.ts';
 import { type FaultProxy, startFaultProxy } from '../test/helpers/fault-proxy.ts';
 import { TEST_MASTER_KEY, TEST_MNEMONIC } from '../test/helpers/harness.ts';
+import { createPgDatabase, startPgCluster } from '../test/helpers/postgres-cluster.ts';
+import { bindFileToPostgres } from '../test/helpers/test-engine.ts';
 import { HOLDING, type LoggedWorker, startLoggedWorker } from '../test/helpers/worker-process.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '10' }, db: { type: 'string', default: 'sqlite' } },
+});
 const RUNS = Number(values.runs);
+if (values.db !== 'sqlite' && values.db !== 'postgres') throw new Error('--db is sqlite or postgres');
 
 const dir = mkdtempSync(join(tmpdir(), 'kassa-takeover-'));
 const dbFile = join(dir, 'kassa.db');
+// --db postgres: the workers share one database in a durable throwaway cluster (fsync on).
+const cluster = values.db === 'postgres' ? await startPgCluster({ durable: true }) : null;
+if (cluster) {
+  await createPgDatabase(cluster.adminUrl, 'kassa');
+  bindFileToPostgres(dbFile, cluster.urlOf('kassa'));
+}
 const anvil = await startAnvil({ chainId: 1, blockTime: 1 });
 const open: { worker: LoggedWorker; proxy: FaultProxy }[] = [];
 
@@ -92,6 +103,7 @@ try {
     JSON.stringify(
       {
         runs: RUNS,
+        db: values.db,
         firstJobRunAfterKillMs: {
           min: Math.min(...firstJob),
           median: median(firstJob),
@@ -110,5 +122,6 @@ try {
     await o.proxy.close();
   }
   await anvil.stop();
+  cluster?.stop();
   rmSync(dir, { recursive: true, force: true });
 }

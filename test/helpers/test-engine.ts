@@ -58,3 +58,8 @@ export function engineEnv(env: Record<string, string>): Record<string, string> {
   const url = env.KASSA_DB ? pgByFile.get(env.KASSA_DB) : undefined;
   return url && env.KASSA_DATABASE_URL === undefined ? { ...env, KASSA_DATABASE_URL: url } : env;
 }
+
+/** Makes `kassa` processes spawned with `KASSA_DB` = `file` run on PostgreSQL at `url` (benchmarks). */
+export function bindFileToPostgres(file: string, url: string): void {
+  pgByFile.set(file, url);
+}
