@@ -12,7 +12,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -52,6 +52,41 @@ export interface ProcessesRun {
   stored: { orders: number; addresses: number };
   poolFillMs: number;
   loadAverage: number[];
+  /**
+   * CPU time per answered request over the measured part (user + system, from /proc): in the API
+   * processes, and in the PostgreSQL backends serving this database (0 on SQLite). Unlike req/s it
+   * does not depend much on what else the machine runs.
+   */
+  cpuUsPerRequest: { api: number; postgres: number };
+}
+
+/** CPU time (user + system) of these processes so far, in µs, from /proc/PID/stat (Linux). */
+function cpuUs(pids: number[]): number {
+  const tick = 1e6 / 100; // USER_HZ
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      total += (Number(fields[11]) + Number(fields[12])) * tick;
+    } catch {} // gone: counts nothing
+  }
+  return total;
+}
+
+/** The PostgreSQL backends connected to the database of `url` (the pools of the API processes). */
+async function backendPids(url: string): Promise<number[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const rows = (
+      await client.query(
+        'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      )
+    ).rows;
+    return rows.map((r: { pid: number }) => r.pid);
+  } finally {
+    await client.end();
+  }
 }
 
 /** autocannon's multi-instance parts (bench/autocannon.d.ts types the single-instance ones). */
@@ -206,9 +241,13 @@ export async function runApiProcesses(options: {
         ),
       )) as RawResult[];
     if (options.warmup > 0) await load(options.warmup); // JIT, pools and caches warm, not measured
+    const apiPids = apis.map((a) => a.child.pid ?? 0);
+    const pgPids = env.KASSA_DATABASE_URL ? await backendPids(env.KASSA_DATABASE_URL) : [];
+    const cpuBefore = { api: cpuUs(apiPids), postgres: cpuUs(pgPids) };
     const began = Date.now();
     const results = await load(duration);
     const seconds = (Date.now() - began) / 1000;
+    const cpu = { api: cpuUs(apiPids) - cpuBefore.api, postgres: cpuUs(pgPids) - cpuBefore.postgres };
     const merged = merge(results, { url: apis[0]?.url, connections, duration });
     const ok = results.reduce((n, r) => n + r['2xx'], 0);
     await Promise.all(children.map(stopApi));
@@ -224,6 +263,7 @@ export async function runApiProcesses(options: {
       stored: await storedOrders(env),
       poolFillMs,
       loadAverage: loadavg().map((l) => Number(l.toFixed(2))),
+      cpuUsPerRequest: { api: Math.round(cpu.api / ok), postgres: Math.round(cpu.postgres / ok) },
     };
   } finally {
     await Promise.all(children.map(stopApi));
