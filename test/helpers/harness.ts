@@ -100,6 +100,14 @@ export async function makeHarness(
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+  if (rt.database.engine !== (database.url ? 'postgres' : 'sqlite')) {
+    await rt.close();
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(
+      `the harness asked for ${database.url ? 'PostgreSQL' : 'SQLite'} and got ${rt.database.engine}`,
+    );
+  }
   const app = createApp(rt);
   return {
     rt,
