@@ -2,6 +2,7 @@ import type { Db } from './client.ts';
 import * as adminSessions from './repositories/admin-sessions.ts';
 import * as adminUsers from './repositories/admin-users.ts';
 import * as chainScan from './repositories/chain-scan.ts';
+import * as chainScanWrite from './repositories/chain-scan-write.ts';
 import * as depositAddresses from './repositories/deposit-addresses.ts';
 import * as ledger from './repositories/ledger.ts';
 import * as ledgerEntries from './repositories/ledger-entries.ts';
@@ -76,8 +77,8 @@ export function createSqliteStore(db: Db): Store {
     pendingTransfers: async (...args) => chainScan.pendingTransfers(db, ...args),
     unattributedTransfers: async (...args) => chainScan.unattributedTransfers(db, ...args),
     transfersOfChain: async (...args) => chainScan.transfersOfChain(db, ...args),
-    recordScan: async (...args) => chainScan.recordScan(db, ...args),
-    resetCursor: async (...args) => chainScan.resetCursor(db, ...args),
+    recordScan: async (...args) => chainScanWrite.recordScan(db, ...args),
+    resetCursor: async (...args) => chainScanWrite.resetCursor(db, ...args),
     // repositories/deposit-addresses.ts
     freeDepositAddressCount: async (...args) => depositAddresses.freeDepositAddressCount(db, ...args),
     addToDepositPool: async (...args) => depositAddresses.addToDepositPool(db, ...args),

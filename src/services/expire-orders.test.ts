@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { body, type Harness, makeHarness } from '../../test/helpers/harness.ts';
-import { recordScan } from '../db/repositories/chain-scan.ts';
+import { recordScan } from '../db/repositories/chain-scan-write.ts';
 import { webhookEvents } from '../db/schema/webhook-events.ts';
 import { expireOrders } from './expire-orders.ts';
 import type { MerchantCreated } from './manage-merchants.ts';

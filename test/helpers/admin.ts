@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import type { Hono } from 'hono';
 import pino from 'pino';
 import type { Db } from '../../src/db/client.ts';
-import { recordScan } from '../../src/db/repositories/chain-scan.ts';
+import { recordScan } from '../../src/db/repositories/chain-scan-write.ts';
 import { findOrderById } from '../../src/db/repositories/orders.ts';
 import { holdPayout } from '../../src/db/repositories/payout-decisions.ts';
 import { commitSignedPayout } from '../../src/db/repositories/payouts.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { recordScan } from '../../src/db/repositories/chain-scan.ts';
+import { recordScan } from '../../src/db/repositories/chain-scan-write.ts';
 import { WRITE_PROBE_KEY } from '../../src/db/repositories/ops.ts';
 import { getSetting } from '../../src/db/repositories/settings.ts';
 import { CHAINS, type Chain } from '../../src/domain/chains.ts';
