@@ -1,3 +1,4 @@
+import { AppError } from '../domain/errors.ts';
 import { asUnavailable, type PgDb } from './pg/client.ts';
 import { pgDashboardAccountStore } from './pg/store/dashboard-accounts.ts';
 import { pgMerchantStore } from './pg/store/merchants.ts';
@@ -9,6 +10,7 @@ import { pgScanStore } from './pg/store/scanning.ts';
 import { pgSweepStore } from './pg/store/sweeping.ts';
 import { pgWebhookStore } from './pg/store/webhooks.ts';
 import { pgWorkerLeaseStore } from './pg/store/worker-leases.ts';
+import { mapRejections, withoutQueryValues } from './query-error.ts';
 import type { Store } from './store.ts';
 
 const handles = new WeakMap<Store, PgDb>();
@@ -37,27 +39,20 @@ export function createPgStore(db: PgDb): Store {
   return store;
 }
 
-type StoreFunction = (...args: unknown[]) => Promise<unknown>;
-
 /**
- * `store` with every rejection passed through asUnavailable: a server that cannot be reached, or
- * that drops the connection, makes any call (a read too) fail as `busy`, which the API answers with
- * 503 and a retry, as SQLite answers a write lock held too long; not as an internal error.
+ * `store` with every rejection made safe to log (withoutQueryValues: no query values in error text)
+ * and passed through asUnavailable: a server that cannot be reached, or that drops the connection,
+ * makes any call (a read too) fail as `busy`, which the API answers with 503 and a retry, as SQLite
+ * answers a write lock held too long; not as an internal error.
  */
 function reachable(store: Store): Store {
-  const out: Record<string, StoreFunction> = {};
-  for (const [name, fn] of Object.entries(store as unknown as Record<string, StoreFunction>)) {
-    out[name] = (...args) => {
-      try {
-        return Promise.resolve(fn(...args)).catch((error: unknown) => {
-          throw asUnavailable(error);
-        });
-      } catch (error) {
-        return Promise.reject(asUnavailable(error));
-      }
-    };
-  }
-  return out as unknown as Store;
+  return mapRejections(store, (error) => {
+    const unavailable = asUnavailable(error);
+    if (unavailable === error) return withoutQueryValues(error);
+    // busy, for a connection lost: its cause too must not carry the query's values
+    const busy = unavailable as AppError;
+    return new AppError(busy.code, busy.detail, { cause: withoutQueryValues(error) });
+  });
 }
 
 /**

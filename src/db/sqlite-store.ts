@@ -1,4 +1,5 @@
 import type { Db } from './client.ts';
+import { mapRejections } from './query-error.ts';
 import * as adminSessions from './repositories/admin-sessions.ts';
 import * as adminUsers from './repositories/admin-users.ts';
 import * as chainScan from './repositories/chain-scan.ts';
@@ -43,7 +44,7 @@ const handles = new WeakMap<Store, Db>();
  * makes every one a promise, and a synchronous throw a rejection.
  */
 export function createSqliteStore(db: Db): Store {
-  const store: Store = {
+  const store: Store = mapRejections({
     // repositories/admin-sessions.ts
     findAdminSession: async (...args) => adminSessions.findAdminSession(db, ...args),
     touchAdminSession: async (...args) => adminSessions.touchAdminSession(db, ...args),
@@ -186,7 +187,7 @@ export function createSqliteStore(db: Db): Store {
     acquireWorkerLease: async (...args) => workerLeases.acquireWorkerLease(db, ...args),
     releaseWorkerLease: async (...args) => workerLeases.releaseWorkerLease(db, ...args),
     findWorkerLease: async (...args) => workerLeases.findWorkerLease(db, ...args),
-  };
+  } satisfies Store);
   handles.set(store, db);
   return store;
 }

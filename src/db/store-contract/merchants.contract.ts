@@ -35,6 +35,29 @@ export function merchantsContract(): void {
       expect(await store.findMerchant('mch_none')).toBeNull();
     });
 
+    it('refuses a duplicate without repeating its values: no secret reaches the error text or its fields', async () => {
+      const copy = merchant('mch_a', {
+        tokenSealed: 'sealed-SECRET-token',
+        webhookSecretSealed: 'sealed-SECRET-hook',
+      });
+      const error = await store.insertMerchant(copy).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(Error);
+      // what a log line would carry: the message, the stack and every field, causes included
+      const seen: unknown[] = [];
+      for (let e: unknown = error; e && !seen.includes(e); e = (e as { cause?: unknown }).cause) seen.push(e);
+      const text = seen
+        .map(
+          (e) =>
+            `${(e as Error).message}\n${(e as Error).stack}\n${JSON.stringify(e, Object.getOwnPropertyNames(e))}`,
+        )
+        .join('\n');
+      expect(text).not.toContain('SECRET');
+      expect(text).not.toContain('shop mch_a');
+    });
+
     it('takes a request nonce once per merchant until it is pruned', async () => {
       expect(await store.consumeNonce('mch_a', 'n-1', T0 + 1000)).toBe(true);
       expect(await store.consumeNonce('mch_a', 'n-1', T0 + 1000)).toBe(false);
