@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,9 +13,21 @@ import { envelope } from '../helpers/signing.ts';
 /**
  * Two `kassa api` processes on one SQLite database (what a second API instance behind a load
  * balancer is): a token rotated or a merchant disabled in a third process takes effect in both
- * within about a second (each re-reads its merchants at most once a second).
+ * within about a second (each re-reads its merchants at most once a second). The tests poll every
+ * 20 ms, so the processes get limits that polling cannot reach: with the defaults (getBalance 100 per
+ * 10 s, halved per process) a busy second of polling used up the merchant's share and a 429 stood
+ * where the new token's 200 should have been.
  */
 const dir = mkdtempSync(join(tmpdir(), 'kassa-apis-'));
+const configFile = join(dir, 'kassa.json');
+writeFileSync(
+  configFile,
+  JSON.stringify({
+    host: '127.0.0.1',
+    rateLimits: { getBalance: { limit: 1_000_000, windowSeconds: 10 } },
+    auth: { failedAttempts: { limit: 1_000_000, windowSeconds: 60 } },
+  }),
+);
 const env: Record<string, string> = {
   KASSA_DB: join(dir, 'kassa.db'),
   KASSA_MNEMONIC: TEST_MNEMONIC,
@@ -32,7 +44,11 @@ beforeAll(async () => {
   merchant = JSON.parse(created.stdout);
   for (let i = 0; i < 2; i++) {
     const port = await freePort();
-    const child = spawnKassa(['api'], { ...env, PORT: String(port), KASSA_API_PROCESSES: '2' });
+    const child = spawnKassa(['api', '--config', configFile], {
+      ...env,
+      PORT: String(port),
+      KASSA_API_PROCESSES: '2',
+    });
     child.stdout?.resume();
     child.stderr?.resume();
     apis.push({ child, url: `http://127.0.0.1:${port}` });
@@ -60,7 +76,9 @@ async function untilEvery(token: string, code: number, since: number, deadlineMs
   return Promise.all(
     apis.map(async (a) => {
       for (;;) {
-        if ((await balanceCode(a.url, token)) === code) return Date.now() - since;
+        const got = await balanceCode(a.url, token);
+        if (got === code) return Date.now() - since;
+        if (got !== 200 && got !== 401) throw new Error(`${a.url} answered ${got}`);
         if (Date.now() - since > deadlineMs)
           throw new Error(`${a.url} still did not answer ${code} ${deadlineMs} ms later`);
         await new Promise((r) => setTimeout(r, 20));
