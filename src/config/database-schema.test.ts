@@ -13,10 +13,36 @@ async function problemsOf(env: Record<string, string>, file?: string): Promise<s
 }
 
 describe('the database section', () => {
-  it('runs on the SQLite file `db` when no URL is given, with a pool of 10 ready for PostgreSQL', async () => {
+  it('runs on the SQLite file `db` when no URL is given, with a pool of 10 and timeouts ready for PostgreSQL', async () => {
     const config = await loadConfig({ env: { KASSA_DB: '/tmp/kassa-x.db' } });
     expect(config.db).toBe('/tmp/kassa-x.db');
-    expect(config.database).toEqual({ lockWaitMs: 5000, url: null, poolSize: 10 });
+    expect(config.database).toEqual({
+      lockWaitMs: 5000,
+      url: null,
+      poolSize: 10,
+      connectTimeoutMs: 5000,
+      queryTimeoutMs: 30_000,
+    });
+  });
+
+  it('takes the connect and query timeouts from a config file, 0 for a query without limit, and refuses nonsense', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kassa-cfg-'));
+    const file = join(dir, 'kassa.json');
+    writeFileSync(file, JSON.stringify({ database: { connectTimeoutMs: 2000, queryTimeoutMs: 0 } }));
+    expect((await loadConfig({ file, env: {} })).database).toMatchObject({
+      connectTimeoutMs: 2000,
+      queryTimeoutMs: 0,
+    });
+    for (const [field, value] of [
+      ['connectTimeoutMs', 0],
+      ['connectTimeoutMs', 'soon'],
+      ['queryTimeoutMs', -1],
+      ['queryTimeoutMs', 1.5],
+    ] as const) {
+      const bad = join(dir, `${field}-${value}.json`);
+      writeFileSync(bad, JSON.stringify({ database: { [field]: value } }));
+      expect(await problemsOf({}, bad), `${field} ${value}`).toContain(`database.${field}`);
+    }
   });
 
   it('takes KASSA_DATABASE_URL (postgres:// or postgresql://) and KASSA_DATABASE_POOL_SIZE', async () => {

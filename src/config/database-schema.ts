@@ -43,6 +43,19 @@ export const databaseSchema = z.object({
    * At least 2: migrating holds one connection for its lock while it works on another.
    */
   poolSize: z.number().int().min(2).max(1000).default(10),
+  /**
+   * PostgreSQL: how long opening a connection, or waiting for a free one in the pool, may take
+   * before the call fails as `busy` (the API answers 503, retry). A server that refuses is known at
+   * once; this bounds the wait on one that never answers (a network partition).
+   */
+  connectTimeoutMs: z.number().int().min(100).max(600_000).default(5000),
+  /**
+   * PostgreSQL: how long a query may wait for its answer before its connection is closed and the
+   * call fails as `busy`; 0 waits for ever. Kassa's statements take milliseconds: this only ends
+   * waits on a server that stopped answering, so a merchant's request is answered (503) instead of
+   * held open. Migrations and `kassa db copy` are not limited by it.
+   */
+  queryTimeoutMs: z.number().int().min(0).max(3_600_000).default(30_000),
 });
 
 /** The `database` section as the configuration holds it. */

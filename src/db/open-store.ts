@@ -92,14 +92,23 @@ export async function openStore(config: Config, options: OpenStoreOptions): Prom
 
 async function openPostgres(url: string, config: Config, options: OpenStoreOptions): Promise<OpenedStore> {
   const name = describeUrl(url);
-  const db = openPg(url, { max: config.database.poolSize });
+  const { poolSize, connectTimeoutMs, queryTimeoutMs } = config.database;
+  const db = openPg(url, { max: poolSize, connectTimeoutMs, queryTimeoutMs });
   try {
     await reachPg(db, url);
     const migrated = await migrateAsAsked(
       {
         isNew: async () => (await appliedPgCount(db)) === 0,
         hasPending: () => hasPendingPgMigrations(db),
-        apply: () => applyPgMigrations(db),
+        apply: async () => {
+          // a migration may take long on a large database: its own pool, without the query timeout
+          const migrator = openPg(url, { max: 2, connectTimeoutMs, applicationName: 'kassa migrate' });
+          try {
+            return await applyPgMigrations(migrator);
+          } finally {
+            await closePg(migrator);
+          }
+        },
       },
       options.migrations,
       name,

@@ -1,33 +1,65 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
-/** A TCP relay on 127.0.0.1 in front of one port, that a test can cut and restore. */
+/** A TCP relay on 127.0.0.1 in front of one port, that a test can cut, stall and restore. */
 export interface TcpProxy {
   port: number;
   /** Drops every open connection and stops listening: new connections are refused. */
   cut(): Promise<void>;
   /** Listens again on the same port. */
   restore(): Promise<void>;
+  /**
+   * A network partition: connections stay open but nothing passes either way, and new connections
+   * are accepted and then never answered; nobody is told (no reset, no close).
+   */
+  stall(): void;
+  /** The partition heals: what was held passes on, byte for byte, and new connections reach the target. */
+  resume(): void;
   close(): Promise<void>;
+}
+
+interface Pair {
+  client: Socket;
+  upstream: Socket | null;
 }
 
 /** Relays 127.0.0.1:<port> to 127.0.0.1:`target`, byte for byte. */
 export async function startTcpProxy(target: number): Promise<TcpProxy> {
-  const sockets = new Set<Socket>();
+  const pairs = new Set<Pair>();
   let server: Server | null = null;
   let port = 0;
+  let stalled = false;
+  const drop = (pair: Pair) => {
+    pair.client.destroy();
+    pair.upstream?.destroy();
+    pairs.delete(pair);
+  };
+  const relay = (pair: Pair) => {
+    if (!pair.upstream) {
+      const upstream = connect(target, '127.0.0.1');
+      pair.upstream = upstream;
+      upstream.on('error', () => drop(pair));
+      upstream.on('close', () => drop(pair));
+    }
+    pair.client.pipe(pair.upstream);
+    pair.upstream.pipe(pair.client);
+    pair.client.resume();
+    pair.upstream.resume();
+  };
+  const hold = (pair: Pair) => {
+    pair.client.unpipe();
+    pair.upstream?.unpipe();
+    pair.client.pause();
+    pair.upstream?.pause();
+  };
   const listen = () =>
     new Promise<void>((resolve, reject) => {
       const s = createServer((client) => {
-        const upstream = connect(target, '127.0.0.1');
-        for (const socket of [client, upstream]) {
-          sockets.add(socket);
-          socket.on('close', () => sockets.delete(socket));
-          socket.on('error', () => {
-            client.destroy();
-            upstream.destroy();
-          });
-        }
-        client.pipe(upstream).pipe(client);
+        const pair: Pair = { client, upstream: null };
+        pairs.add(pair);
+        client.on('error', () => drop(pair));
+        client.on('close', () => drop(pair));
+        if (stalled) client.pause();
+        else relay(pair);
       });
       s.once('error', reject);
       s.listen(port, '127.0.0.1', () => {
@@ -39,12 +71,27 @@ export async function startTcpProxy(target: number): Promise<TcpProxy> {
     });
   const cut = () =>
     new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      sockets.clear();
+      for (const pair of [...pairs]) drop(pair);
       if (!server) return resolve();
       server.close(() => resolve());
       server = null;
     });
   await listen();
-  return { port, cut, restore: listen, close: cut };
+  return {
+    port,
+    cut,
+    restore: listen,
+    stall() {
+      stalled = true;
+      for (const pair of pairs) hold(pair);
+    },
+    resume() {
+      stalled = false;
+      for (const pair of pairs) relay(pair);
+    },
+    close: () => {
+      stalled = false;
+      return cut();
+    },
+  };
 }

@@ -3,6 +3,7 @@ import { PgTransaction } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { AppError } from '../../domain/errors.ts';
 import * as schema from './schema/index.ts';
+import { timedClient } from './timed-client.ts';
 
 /** The PostgreSQL database (drizzle over a node-postgres pool), as the PostgreSQL store holds it. */
 export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
@@ -18,6 +19,22 @@ export interface PgOpenOptions {
   applicationName?: string;
   /** How long a statement may run before PostgreSQL cancels it (ms); 0 = no limit. */
   statementTimeoutMs?: number;
+  /**
+   * How long opening a connection, or waiting for a free one in the pool, may take before the call
+   * fails as unreachable (ms; default 5000). Without it, a server that never answers (a network
+   * partition drops packets instead of refusing them) holds every caller until the OS gives up.
+   */
+  connectTimeoutMs?: number;
+  /**
+   * How long a query may wait for its answer before its connection is closed and the call fails as
+   * unreachable (ms; 0 or unset = for ever, for migrations and `kassa db copy`): timedClient.
+   */
+  queryTimeoutMs?: number;
+  /**
+   * How long PostgreSQL keeps a transaction open while its client says nothing (ms; default 60000;
+   * 0 = for ever): a transaction cut off by a partition gives back its row locks after this long.
+   */
+  idleInTransactionMs?: number;
 }
 
 const INT8 = 20;
@@ -36,15 +53,25 @@ pg.types.setTypeParser(INT8, (value: string) => Number(value));
  * first query. The password is never logged: describeUrl gives the printable form.
  */
 export function openPg(url: string, options: PgOpenOptions = {}): PgDb {
+  const queryTimeoutMs = options.queryTimeoutMs ?? 0;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'kassa',
     statement_timeout: options.statementTimeoutMs ?? 0,
+    idle_in_transaction_session_timeout: options.idleInTransactionMs ?? 60_000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    // an idle connection to a peer that vanished is found by the kernel, not left for a query to hit
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    ...(queryTimeoutMs > 0 ? { Client: timedClient(queryTimeoutMs) } : {}),
   });
-  // An idle connection that the server drops (restart, failover) must not crash the process: the
-  // pool discards it and the next query opens another.
+  // A connection that the server drops (restart, failover, a partition's timeout) must not crash
+  // the process. Idle, the pool hears of it and discards it; checked out for a transaction, node-
+  // postgres emits the error on the client, which nobody listens to (unheard, Node throws it): the
+  // statements under way fail with it anyway, and the pool discards the client on release.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   return drizzle(pool, { schema }) as PgDb;
 }
 
@@ -91,7 +118,9 @@ function findPgError(error: unknown): { constraint?: string } | null {
  * Runs `fn` in one transaction at `isolation` (read committed unless said otherwise) and commits it,
  * or rolls it back when `fn` throws. A serialization failure or a deadlock runs the whole `fn` again
  * (it must not have effects outside the transaction), up to 8 times with a short random pause. A
- * database that cannot be reached becomes `busy` (503): nothing was written.
+ * database that cannot be reached (or stops answering) becomes `busy` (503): nothing was written,
+ * unless the connection was lost while its COMMIT was on the way, which leaves it unknown (as with
+ * any database over a network; a merchant's retry of a creation finds the order by its orderId).
  */
 export async function pgTransaction<T>(
   db: PgDb,
@@ -125,8 +154,9 @@ const SOCKET_CODES = new Set([
 
 /**
  * Whether `error` (or an error it wraps: drizzle wraps the driver's as `cause`) says the server
- * could not be reached or dropped the connection: a socket error, node-postgres's "Connection
- * terminated", or SQLSTATE class 08 / 57P01 / 57P03 (the server shutting down or starting up).
+ * could not be reached, dropped the connection or did not answer in time: a socket error,
+ * node-postgres's "Connection terminated", "not queryable" or pool timeout, or SQLSTATE class 08 /
+ * 57P01 / 57P03 (the server shutting down or starting up).
  */
 function isConnectionFailure(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 5) return false;
@@ -136,7 +166,14 @@ function isConnectionFailure(error: unknown, depth = 0): boolean {
     (SOCKET_CODES.has(code) || code.startsWith('08') || code === '57P01' || code === '57P03')
   )
     return true;
-  if (/^Connection terminated/.test(String((error as { message?: unknown }).message))) return true;
+  // node-postgres's own words for a connection lost, one never made, a pool with none free in time,
+  // and a statement on a lost connection (drizzle's ROLLBACK after one: it replaces the first error)
+  if (
+    /^Connection terminated|^timeout exceeded when trying to connect|is not queryable$/.test(
+      String((error as { message?: unknown }).message),
+    )
+  )
+    return true;
   const cause = (error as { cause?: unknown }).cause;
   return cause !== error && isConnectionFailure(cause, depth + 1);
 }
@@ -145,7 +182,9 @@ function isConnectionFailure(error: unknown, depth = 0): boolean {
 export function asUnavailable(error: unknown): unknown {
   if (error instanceof AppError) return error;
   return isConnectionFailure(error)
-    ? new AppError('busy', 'The database cannot be reached; the write was not made.', { cause: error })
+    ? new AppError('busy', 'The database cannot be reached or did not answer in time; retry.', {
+        cause: error,
+      })
     : error;
 }
 
