@@ -43,7 +43,8 @@ const LOCK_TIMEOUT = '10s';
 export async function copySqliteFileToPg(path: string, url: string): Promise<CopyReport> {
   if (path === ':memory:' || !existsSync(path)) throw refused(`there is no SQLite database at ${path}`);
   const sqlite = openDatabase(path, { lockWait: 'blocking', lockWaitMs: 2000 });
-  const target = openPg(url, { max: 2, applicationName: 'kassa db copy' });
+  // one long transaction that reads SQLite between its statements: no query or idle limit
+  const target = openPg(url, { max: 2, applicationName: 'kassa db copy', idleInTransactionMs: 0 });
   try {
     await reachPg(target, url);
     return await copySqliteToPg(sqlite, target, { from: path, to: describeUrl(url) });
