@@ -16,6 +16,7 @@ import { applyMigrations } from '../src/db/migrate.ts';
 import { createSqliteStore } from '../src/db/sqlite-store.ts';
 import { createCryptoBox } from '../src/lib/crypto-box.ts';
 import { createMerchant } from '../src/services/manage-merchants.ts';
+import { seededRandom } from '../test/helpers/seeded-random.ts';
 
 export interface SeedResult {
   merchants: string[];
@@ -31,17 +32,6 @@ export interface SeedResult {
     deepCursor: string;
   };
   now: number;
-}
-
-/** A deterministic pseudo-random generator (mulberry32), so every run seeds the same data. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const hex = (text: string, length: number) =>
@@ -139,7 +129,7 @@ export async function seedShop(path: string, options: { orders: number; days: nu
        next_attempt_at, retry_until, last_error, created_at, delivered_at) VALUES (?, ?, ?, 3, ?, '{}', ?, 1, ?, NULL, ?, ?, ?)`,
   );
 
-  const rnd = random(17);
+  const rnd = seededRandom(17); // every run seeds the same data
   const span = options.days * 86_400_000;
   const start = options.now - span;
   const indexes = { evm: 0, tron: 0, sui: 0 };

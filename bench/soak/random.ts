@@ -1,3 +1,5 @@
+import { seededRandom } from '../../test/helpers/seeded-random.ts';
+
 /** The soak's chance: the same seed, the same business and the same kill schedule. */
 export interface Chance {
   /** A number in [0, 1). */
@@ -8,16 +10,9 @@ export interface Chance {
   pick<T>(items: readonly T[]): T;
 }
 
-/** A seeded source of chance (mulberry32). */
+/** A seeded source of chance (test/helpers/seeded-random.ts). */
 export function seededChance(seed: number): Chance {
-  let state = seed >>> 0;
-  const random = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = seededRandom(seed);
   return {
     random,
     between: (lo, hi) => lo + random() * (hi - lo),

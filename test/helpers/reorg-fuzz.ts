@@ -12,6 +12,7 @@ import type { FuzzChain } from './reorg-fuzz-chain.ts';
 import { type Sent, verifyReorgInvariant } from './reorg-fuzz-invariant.ts';
 import { planOrders } from './reorg-fuzz-orders.ts';
 import { fuzzReorgs } from './reorg-fuzz-reorgs.ts';
+import { seededRandom } from './seeded-random.ts';
 
 /*
  * A randomized test of the scanner against reorganisations (issue 19), shared by the anvil and the
@@ -54,18 +55,6 @@ export interface FuzzStats {
   ms: number;
 }
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 class Killed extends Error {
   constructor() {
     super('worker killed by the fuzz');
@@ -75,7 +64,7 @@ class Killed extends Error {
 /** One randomized run; throws with the seed and the action log when the invariant breaks. */
 export async function runReorgFuzz(make: () => Promise<FuzzChain>, options: FuzzOptions): Promise<FuzzStats> {
   const started = Date.now();
-  const random = seeded(options.seed);
+  const random = seededRandom(options.seed); // the same seed gives the same run
   const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
   const chance = (p: number) => random() < p;
   const log: string[] = [];

@@ -16,6 +16,7 @@ import type { Deps } from '../../src/services/deps.ts';
 import { adjustLedger } from '../../src/services/manage-ledger.ts';
 import type { Merchant } from '../../src/services/merchant-directory.ts';
 import { makeHarness, TEST_MASTER_KEY, TEST_MNEMONIC } from '../helpers/harness.ts';
+import { seededRandom } from '../helpers/seeded-random.ts';
 
 /**
  * The ledger's invariant under random histories: collections paid (over, exactly) or lost, payouts
@@ -25,16 +26,9 @@ import { makeHarness, TEST_MASTER_KEY, TEST_MNEMONIC } from '../helpers/harness.
  * open payouts froze, and `available` matches an independent model of what should have happened.
  */
 
-/** mulberry32: a small seeded generator, so a failing history can be replayed from its seed. */
+/** Seeded, so a failing history can be replayed from its seed. */
 function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   return {
     int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
     pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
