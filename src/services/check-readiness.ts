@@ -1,5 +1,6 @@
 import { type ChainProgress, chainProgress } from './chain-progress.ts';
 import type { Deps } from './deps.ts';
+import { WORKER_LEASE } from './worker-lease.ts';
 
 /** A write probe younger than this is reused, so a flood of probes costs at most one write a second. */
 export const WRITE_PROBE_REUSE_MS = 1000;
@@ -13,6 +14,21 @@ export interface DatabaseCheck {
   probedAt: number;
 }
 
+/**
+ * Which `kassa worker` (or `kassa start`) process runs the jobs, as its lease in the database says:
+ * for the operator, and not part of `ready` (a worker that stopped shows in the chains' progress).
+ */
+export interface WorkerCheck {
+  /** The holder's id (host:pid:random, as its logs name it). */
+  holder: string;
+  /** Epoch ms since which it holds the lease. */
+  acquiredAt: number;
+  /** Epoch ms its lease runs out unless renewed (every 2 s while it lives). */
+  expiresAt: number;
+  /** Whether the lease still runs: false once a holder died and no other took over yet. */
+  live: boolean;
+}
+
 /** What GET /readyz reports. */
 export interface Readiness {
   ready: boolean;
@@ -20,6 +36,8 @@ export interface Readiness {
   checkedAt: number;
   database: DatabaseCheck;
   chains: ChainProgress[];
+  /** The worker lease; null when no worker has held it (none started yet, or on a stopped one's release). */
+  worker: WorkerCheck | null;
 }
 
 async function probe(
@@ -57,12 +75,26 @@ export async function checkReadiness(
   const database =
     previous && age >= 0 && age < WRITE_PROBE_REUSE_MS ? previous.database : await probe(deps, checkedAt);
   let chains: ChainProgress[];
+  let worker: WorkerCheck | null;
   try {
     chains = await chainProgress(deps);
+    const lease = await deps.db.findWorkerLease(WORKER_LEASE);
+    worker = lease && {
+      holder: lease.holder,
+      acquiredAt: lease.acquiredAt,
+      expiresAt: lease.expiresAt,
+      live: lease.expiresAt > checkedAt,
+    };
   } catch (e) {
     // The checkpoints could not be read (PostgreSQL out of reach): the database is what is wrong.
     const error = (e as Error).message;
-    return { ready: false, checkedAt, database: { ...database, writable: false, error }, chains: [] };
+    return {
+      ready: false,
+      checkedAt,
+      database: { ...database, writable: false, error },
+      chains: [],
+      worker: null,
+    };
   }
-  return { ready: database.writable && chains.every((c) => c.ready), checkedAt, database, chains };
+  return { ready: database.writable && chains.every((c) => c.ready), checkedAt, database, chains, worker };
 }

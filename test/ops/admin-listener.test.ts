@@ -40,7 +40,7 @@ describe('the admin listener', () => {
     expect(metrics.status).toBe(200);
     expect(await metrics.text()).toContain('kassa_info{network="mainnet"} 1');
     const ready = (await (await fetch(`${server.adminUrl}/readyz`)).json()) as Record<string, unknown>;
-    expect(Object.keys(ready).sort()).toEqual(['chains', 'checkedAt', 'database', 'status']);
+    expect(Object.keys(ready).sort()).toEqual(['chains', 'checkedAt', 'database', 'status', 'worker']);
     // The API itself is not on the admin listener.
     expect((await fetch(`${server.adminUrl}/v1/symbol/supportSymbols`)).status).toBe(404);
   });

@@ -30,6 +30,7 @@ interface Ready {
     ready: boolean;
     problem: string | null;
   }[];
+  worker: { holder: string; acquiredAt: string; expiresAt: string; live: boolean } | null;
 }
 
 async function readyz(): Promise<{ status: number; body: Ready } | null> {
@@ -100,10 +101,21 @@ describe('readiness with the worker in another process', () => {
     expect(r.body.chains[0]?.scannedTo).toBeGreaterThan(0);
   });
 
+  it('names the worker process that holds the lease, from the database', async () => {
+    const r = await until((x) => x.body.worker?.live === true, 15_000);
+    // host:pid:random, the same id the worker's own log lines carry
+    expect(r.body.worker?.holder).toContain(`:${worker.pid}:`);
+    const { acquiredAt, expiresAt } = r.body.worker ?? { acquiredAt: '', expiresAt: '' };
+    expect(Date.parse(expiresAt)).toBeGreaterThan(Date.parse(acquiredAt));
+  });
+
   it('stops being ready when the worker dies, and says the checkpoint stopped moving', async () => {
     worker.kill('SIGKILL');
     const r = await until((x) => x.status === 503, 15_000);
     expect(r.body.status).toBe('not_ready');
     expect(r.body.chains[0]?.problem).toMatch(/advanced the checkpoint|last scanned block/);
+    // its lease, never released, runs out within the lease's 6 s
+    const dead = await until((x) => x.body.worker?.live === false, 15_000);
+    expect(dead.body.worker?.holder).toContain(`:${worker.pid}:`);
   });
 });
