@@ -2,6 +2,7 @@ import { type ChainProgress, chainProgress } from './chain-progress.ts';
 import type { Deps } from './deps.ts';
 import { PrometheusText, type Sample } from './prometheus-text.ts';
 import { sweepMetrics } from './sweep-metrics.ts';
+import { WORKER_LEASE } from './worker-lease.ts';
 
 /** Running attempt totals per database: attempt rows are only appended, so each scrape reads the new ones. */
 const attemptTotals = new WeakMap<object, { lastId: number; attempts: number; delivered: number }>();
@@ -20,7 +21,7 @@ function perChain(progress: ChainProgress[], pick: (p: ChainProgress) => number 
  * for the operator per chain; scanner height, final height, head and lag per chain
  * (chain-progress.ts); reorganisations found per chain and the depth of the last one; RPC requests and errors
  * per chain and redacted URL (this process's adapters); webhook events by status and delivery
- * attempts; process memory. Reads only. Costs one pass over the orders and webhook_events indexes.
+ * attempts; whether a worker holds the worker lease; process memory. Reads only. Costs one pass over the orders and webhook_events indexes.
  */
 export async function collectMetrics(
   deps: Pick<Deps, 'config' | 'db' | 'clock' | 'health' | 'adapters'>,
@@ -227,6 +228,21 @@ export async function collectMetrics(
       { labels: { result: 'delivered' }, value: totals.delivered },
       { labels: { result: 'failed' }, value: totals.attempts - totals.delivered },
     ],
+  );
+
+  const lease = await deps.db.findWorkerLease(WORKER_LEASE);
+  const live = lease !== null && lease.expiresAt > now;
+  text.family(
+    'kassa_worker_lease_live',
+    'gauge',
+    '1 while a worker process holds the worker lease and it has not run out; 0 when no worker runs the jobs.',
+    [{ value: live ? 1 : 0 }],
+  );
+  text.family(
+    'kassa_worker_lease_held_seconds',
+    'gauge',
+    'How long the worker lease has been held by its current holder (absent when none); back to 0 at a take-over.',
+    live && lease ? [{ value: Math.max(0, (now - lease.acquiredAt) / 1000) }] : [],
   );
 
   const memory = process.memoryUsage();

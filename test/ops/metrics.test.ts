@@ -182,6 +182,31 @@ describe('GET /metrics', () => {
     expect(samples.get('kassa_webhook_oldest_pending_seconds')).toBe(0);
   });
 
+  it('says whether a worker holds the worker lease, and since when, so an alert can fire when none does', async () => {
+    h = await makeHarness(only([]));
+    let { samples } = await scrape(h);
+    expect(samples.get('kassa_worker_lease_live')).toBe(0);
+    expect(samples.has('kassa_worker_lease_held_seconds')).toBe(false);
+    // a worker takes the lease (as its WorkerLeaseKeeper does), and renews it 90 s later
+    const t0 = h.clock.now();
+    await h.rt.db.acquireWorkerLease({ name: 'worker', holder: 'box:41:aa', now: t0, ttlMs: 6000 });
+    h.clock.advance(90_000);
+    await h.rt.db.acquireWorkerLease({
+      name: 'worker',
+      holder: 'box:41:aa',
+      now: h.clock.now(),
+      ttlMs: 6000,
+    });
+    ({ samples } = await scrape(h));
+    expect(samples.get('kassa_worker_lease_live')).toBe(1);
+    expect(samples.get('kassa_worker_lease_held_seconds')).toBe(90);
+    // it dies: no renewal, and its lease runs out
+    h.clock.advance(6000);
+    ({ samples } = await scrape(h));
+    expect(samples.get('kassa_worker_lease_live')).toBe(0);
+    expect(samples.has('kassa_worker_lease_held_seconds')).toBe(false);
+  });
+
   it('reports process memory', async () => {
     h = await makeHarness(only([]));
     const { samples } = await scrape(h);
