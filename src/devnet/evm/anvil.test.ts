@@ -123,6 +123,41 @@ describe('startAnvil', () => {
       expect(await waitUntilGone(pid)).toBe(true);
     });
 
+    it('stops anvil, its chain saved, when the process is SIGKILLed and none of its hooks can run (Linux)', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'anvil-sigkill-'));
+      const stateFile = join(dir, 'state.json');
+      try {
+        const child = spawn(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            '--input-type=module',
+            '-e',
+            `import { startAnvil } from ${JSON.stringify(new URL('./anvil.ts', import.meta.url).href)};
+            const anvil = await startAnvil({ chainId: 1, stateFile: ${JSON.stringify(stateFile)} });
+            console.log(JSON.stringify({ pid: anvil.process.pid, url: anvil.url }));
+            setInterval(() => {}, 1000);`,
+          ],
+          { stdio: ['ignore', 'pipe', 'inherit'] },
+        );
+        const { pid, url } = await new Promise<{ pid: number; url: string }>((resolve) => {
+          child.stdout.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString())));
+        });
+        await rpc(url, 'anvil_mine', ['0x5']);
+        child.kill('SIGKILL');
+        const gone = await waitUntilGone(pid, 10_000);
+        if (!gone) process.kill(pid, 'SIGKILL'); // left behind: do not leak it past the test
+        expect(gone).toBe(true);
+        const again = await startAnvil({ chainId: 1, stateFile });
+        leftovers.push(again);
+        expect(await rpc(again.url, 'eth_blockNumber')).toBe('0x5');
+        await again.stop();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it('kills anvil when the process is terminated by SIGTERM it does not handle', async () => {
       const child = spawn(process.execPath, nodeArgs('setInterval(() => {}, 1000);'), {
         stdio: ['ignore', 'pipe', 'inherit'],

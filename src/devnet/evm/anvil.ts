@@ -92,6 +92,21 @@ export function resolveAnvilBinary(): string {
   throw new AnvilStartError('anvil not found: is @foundry-rs/anvil installed (with optional dependencies)?');
 }
 
+/** util-linux's setpriv (Debian's and most Linux images have it), to tie anvil's life to ours. */
+const SETPRIV = '/usr/bin/setpriv';
+
+/**
+ * How anvil is started: on Linux with setpriv, under `setpriv --pdeathsig SIGTERM`, which execs
+ * anvil (same pid) asking the kernel to send it SIGTERM when the thread that started it dies, even
+ * by SIGKILL, when none of this process's exit hooks run. anvil dumps `--state` on SIGTERM, so a
+ * stateful devnet keeps its chain. Elsewhere, anvil itself (the exit hooks below still apply).
+ */
+export function anvilCommand(binary: string, args: string[]): { command: string; args: string[] } {
+  if (process.platform === 'linux' && existsSync(SETPRIV))
+    return { command: SETPRIV, args: ['--pdeathsig', 'SIGTERM', binary, ...args] };
+  return { command: binary, args };
+}
+
 /** The command-line arguments {@link startAnvil} passes for these options and port. */
 export function anvilArgs(options: StartAnvilOptions, port: number): string[] {
   const args = ['--host', HOST, '--port', String(port), '--chain-id', String(options.chainId)];
@@ -108,8 +123,8 @@ export function anvilArgs(options: StartAnvilOptions, port: number): string[] {
 /**
  * Starts anvil on 127.0.0.1 and resolves once `eth_chainId` answers with `chainId` from the process
  * started here. Without `port` it picks a free port and retries on a collision. Every instance is killed
- * when this Node process exits, or on SIGINT/SIGTERM/SIGHUP when nothing else handles them, so none is
- * orphaned. Throws {@link AnvilStartError} if anvil is missing, exits early or is not ready in time.
+ * when this Node process exits, or on SIGINT/SIGTERM/SIGHUP when nothing else handles them, and on
+ * Linux also when it is SIGKILLed (anvilCommand), so none is orphaned. Throws {@link AnvilStartError} if anvil is missing, exits early or is not ready in time.
  */
 export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInstance> {
   if (options.stateInterval !== undefined && options.stateFile === undefined) {
@@ -134,7 +149,8 @@ async function launch(binary: string, options: StartAnvilOptions, port: number):
   // Not --silent: anvil prints "Listening on <host>:<port>" once it has bound the port, which proves the
   // node answering there is this process (a port race could otherwise let another node answer the probe).
   // Request logging is switched off over RPC once ready; the rest of stdout is drained and dropped.
-  const child = spawn(binary, anvilArgs(options, port), { stdio: ['ignore', 'pipe', 'pipe'] });
+  const { command, args } = anvilCommand(binary, anvilArgs(options, port));
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const listening = `Listening on ${HOST}:${port}`;
   let stdout = '';
   let stderr = '';
