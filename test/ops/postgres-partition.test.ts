@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../../src/bootstrap.ts';
-import { createApp } from '../../src/http/app.ts';
 import { silentLogger } from '../../src/lib/logger.ts';
-import type { Deps } from '../../src/services/deps.ts';
-import { createMerchant, type MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { TEST_MASTER_KEY, TEST_MNEMONIC } from '../helpers/harness.ts';
-import { type FreshPgDatabase, freshPgDatabase } from '../helpers/pg-database.ts';
-import { envelope } from '../helpers/signing.ts';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
+import { type KassaBehindProxy, kassaBehindProxy } from '../helpers/kassa-behind-proxy.ts';
 
 // A network partition between Kassa and PostgreSQL: unlike a server that is down, nothing answers
 // and nothing is refused, so only Kassa's own timeouts end the wait. The API must still answer
@@ -19,30 +14,14 @@ const TIMEOUTS = { connectTimeoutMs: 1000, queryTimeoutMs: 1500 };
 /** The most any answer may take here: a connect or a query timeout, and a machine's slack. */
 const ANSWER_WITHIN_MS = 6000;
 
-let database: FreshPgDatabase;
-let proxy: TcpProxy;
-let rt: Deps;
-let merchant: MerchantCreated;
-let n = 0;
+let k: KassaBehindProxy;
 
 beforeAll(async () => {
-  database = await freshPgDatabase();
-  const url = new URL(database.url);
-  proxy = await startTcpProxy(Number(url.port));
-  url.port = String(proxy.port);
-  rt = await bootstrap({
-    env: { KASSA_MNEMONIC: TEST_MNEMONIC, KASSA_MASTER_KEY: TEST_MASTER_KEY },
-    overrides: { database: { url: url.toString(), ...TIMEOUTS } },
-    logger: silentLogger(),
-  });
-  merchant = await createMerchant(rt, { kind: 'V3', name: 'partition' });
+  k = await kassaBehindProxy(TIMEOUTS);
 });
 
 afterAll(async () => {
-  proxy?.resume();
-  await rt?.close();
-  await proxy?.close();
-  await database?.drop();
+  await k?.close();
 });
 
 /** `work`'s outcome and how long it took, or a failure once it has taken `withinMs` (it hangs). */
@@ -60,45 +39,38 @@ async function timed<T>(work: Promise<T>, withinMs: number): Promise<{ value: T;
   }
 }
 
-async function createCollection() {
-  const res = await createApp(rt).request('/v1/order/createCollection', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: envelope(merchant.token, { amount: '1', symbol: 'USDT', chain: 'ETH', orderId: `p-${++n}` }),
-  });
-  return { status: res.status, body: (await res.json()) as { code: number; msg: string } };
-}
-
 describe('a network partition between Kassa and PostgreSQL', () => {
   it('answers the merchant 503 busy within the timeouts, on the connections it holds and on new ones', async () => {
-    expect((await createCollection()).body.code).toBe(200);
-    proxy.stall();
+    expect((await k.createCollection()).body.code).toBe(200);
+    k.proxy.stall();
     // the pool's open connection: the query is sent and never answered
-    const first = await timed(createCollection(), ANSWER_WITHIN_MS);
+    const first = await timed(k.createCollection(), ANSWER_WITHIN_MS);
     expect(first.value).toEqual({
       status: 503,
       body: { code: 503, msg: 'The service is busy. Please retry.', data: null },
     });
     // ten at once: more than the connections in the pool, each one a new connection never answered
-    const many = await timed(Promise.all(Array.from({ length: 10 }, createCollection)), ANSWER_WITHIN_MS);
+    const many = await timed(
+      Promise.all(Array.from({ length: 10 }, () => k.createCollection())),
+      ANSWER_WITHIN_MS,
+    );
     for (const r of many.value) expect(r.status).toBe(503);
   });
 
   it('serves again from the same process once the partition heals', async () => {
-    proxy.resume();
+    k.proxy.resume();
     const deadline = Date.now() + 10_000;
-    let last = await createCollection();
+    let last = await k.createCollection();
     while (last.body.code !== 200 && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100));
-      last = await createCollection();
+      last = await k.createCollection();
     }
     expect(last.body.code).toBe(200);
   });
 
   it('stops a command at start with a clear error, instead of hanging on a server that never answers', async () => {
-    proxy.stall();
-    const url = new URL(database.url);
-    url.port = String(proxy.port);
+    k.proxy.stall();
+    const url = new URL(k.url);
     url.password = 'hunter2-partition';
     const opening = bootstrap({
       env: { KASSA_MNEMONIC: TEST_MNEMONIC, KASSA_MASTER_KEY: TEST_MASTER_KEY },
@@ -112,11 +84,11 @@ describe('a network partition between Kassa and PostgreSQL', () => {
       ),
       ANSWER_WITHIN_MS,
     );
-    proxy.resume();
+    k.proxy.resume();
     expect(outcome.value).toBeInstanceOf(Error);
     const message = String(outcome.value?.message);
     expect(message).toContain('cannot reach the PostgreSQL database');
-    expect(message).toContain(`127.0.0.1:${proxy.port}`);
+    expect(message).toContain(`127.0.0.1:${k.proxy.port}`);
     expect(message).not.toContain('hunter2-partition');
   });
 });
