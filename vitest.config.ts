@@ -39,6 +39,8 @@ const POSTGRES_SUITES = [
   'test/sui/sweeps.test.ts',
   // worker processes killed in the middle of a sweep and restarted, on the harness's database
   'test/evm/sweep-kill.test.ts',
+  'test/tron/sweep-kill.test.ts',
+  'test/sui/sweep-kill.test.ts',
   // two kassa workers on one database: the standby takes over within 10 s of a SIGKILL
   'test/ops/worker-takeover.test.ts',
   // several kassa processes on one PostgreSQL
