@@ -26,6 +26,10 @@ const POSTGRES_SUITES = [
   'src/http/routes/checkout-sign.test.ts',
   'src/http/middleware/signed-post.test.ts',
   'src/services/manage-merchants.test.ts',
+  // XPay mode: requests as XPay's Node and Java SDKs sign them, and the ones refused
+  'test/xpay/requests-node-sdk.test.ts',
+  'test/xpay/requests-java-rule.test.ts',
+  'test/xpay/refusals.test.ts',
   // the dashboard: accounts, sessions, merchants, the operator's payout decisions
   'src/admin/routes/sign-in.test.ts',
   'src/admin/sessions.test.ts',

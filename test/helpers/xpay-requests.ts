@@ -59,12 +59,3 @@ export function r<T = Record<string, unknown>>(a: RawAnswer): XpayR<T> {
   expect(Object.keys(body).sort()).toEqual(['code', 'data', 'msg']);
   return body;
 }
-
-/** How many orders and spent nonces the harness's database holds. */
-export function counts(harness: Harness) {
-  const one = (sql: string) => (harness.db.$client.prepare(sql).get() as { n: number }).n;
-  return {
-    orders: one('SELECT count(*) AS n FROM orders'),
-    nonces: one('SELECT count(*) AS n FROM request_nonces'),
-  };
-}

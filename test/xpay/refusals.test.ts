@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMerchant, type MerchantCreated } from '../../src/services/manage-merchants.ts';
 import { body, type Harness, makeHarness } from '../helpers/harness.ts';
+import { ordersAndNonces } from '../helpers/row-count.ts';
 import { vectors } from '../helpers/xpay.ts';
 import { javaSdkQuery, nodeSdkRequestBody } from '../helpers/xpay-sdk.ts';
 
@@ -54,19 +55,13 @@ async function create(
   return body(res);
 }
 
-function counts() {
-  const one = (sql: string) => (h.db.$client.prepare(sql).get() as { n: number }).n;
-  return {
-    orders: one('SELECT count(*) AS n FROM orders'),
-    nonces: one('SELECT count(*) AS n FROM request_nonces'),
-  };
-}
+const counts = () => ordersAndNonces(h);
 
 describe('XPay-style requests that are refused', () => {
   it('answers a missing, unknown or interface-mode token as XPay does, before reading anything else', async () => {
     const { xpay, spec } = await setup();
     const text = nodeSdkRequestBody(xpay.webhookSecret, order(), { timestamp: now(), nonce: 'a' });
-    const before = counts();
+    const before = await counts();
     for (const [token, msg] of [
       ['', 'Permission denied'],
       ['x-unknown-token', 'Invalid permissions'],
@@ -79,12 +74,12 @@ describe('XPay-style requests that are refused', () => {
     }
     const getBalance = await h.app.request('/v1/merchant/getBalance?symbol=USDT');
     expect(await getBalance.json()).toEqual({ code: 500, msg: 'Permission denied', data: null });
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
   });
 
   it('refuses a bad signature, a stale or future timestamp, missing fields and a replay, with XPay’s texts', async () => {
     const { xpay } = await setup();
-    const before = counts();
+    const before = await counts();
     const good = nodeSdkRequestBody(xpay.webhookSecret, order(), { timestamp: now(), nonce: 'once' });
     const tampered = good.replace('"amount":"10"', '"amount":"11"');
     const sign = JSON.parse(good).sign;
@@ -124,7 +119,7 @@ describe('XPay-style requests that are refused', () => {
       expect((await body(await xpayPost('/v1/order/createCollection', xpay.token, junk))).msg).toBe(
         'JSON parsing failed',
       );
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
 
     expect((await body(await xpayPost('/v1/order/createCollection', xpay.token, good))).code).toBe(200);
     expect(await body(await xpayPost('/v1/order/createCollection', xpay.token, good))).toEqual({
@@ -132,7 +127,7 @@ describe('XPay-style requests that are refused', () => {
       msg: `appId: , timestamp: ${parsed.timestamp}, nonce: once`,
       data: null,
     });
-    expect(counts()).toEqual({ orders: before.orders + 1, nonces: before.nonces + 1 });
+    expect(await counts()).toEqual({ orders: before.orders + 1, nonces: before.nonces + 1 });
   });
 
   it('answers validation errors with the interface’s texts (XPay’s where it has its own), HTTP 200, code 500', async () => {

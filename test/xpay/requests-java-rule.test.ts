@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
+import { ordersAndNonces } from '../helpers/row-count.ts';
 import { rawRequest, vectors, XPAY_KEYS } from '../helpers/xpay.ts';
-import { counts, r, useFreshKassa } from '../helpers/xpay-requests.ts';
+import { r, useFreshKassa } from '../helpers/xpay-requests.ts';
 
 /**
  * The Java-rule vectors of test/fixtures/xpay/vectors.json through the real HTTP stack: bodies and
@@ -40,7 +40,7 @@ describe('the Java SDK’s and XPay server’s rule, over HTTP', () => {
       if (!sign) continue;
       it(`${v.id} signed by the ${rule} rule (${v.label})`, async () => {
         const { h, m, url } = await fresh();
-        const before = counts(h);
+        const before = await ordersAndNonces(h);
         const answer = r(
           await rawRequest(url, {
             method: 'POST',
@@ -52,12 +52,12 @@ describe('the Java SDK’s and XPay server’s rule, over HTTP', () => {
         if (want.refused) {
           expect(answer).toEqual({ code: 500, msg: want.refused, data: null });
           // authenticated, then refused for its data: the nonce is spent, nothing else is written
-          expect(counts(h)).toEqual({ orders: before.orders, nonces: before.nonces + 1 });
+          expect(await ordersAndNonces(h)).toEqual({ orders: before.orders, nonces: before.nonces + 1 });
           return;
         }
         expect(answer.code, JSON.stringify(answer)).toBe(200);
         expect((answer.data as { amount: string }).amount).toBe(want[rule]);
-        const order = findOrderByMerchantOrderId(h.db, m.merchantId, 'order-1');
+        const order = await h.rt.db.findOrderByMerchantOrderId(m.merchantId, 'order-1');
         expect(order?.amount).toBe(want[rule]);
       });
     }

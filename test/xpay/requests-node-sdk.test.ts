@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findOrderByMerchantOrderId } from '../../src/db/repositories/orders.ts';
+import { ordersAndNonces } from '../helpers/row-count.ts';
 import { vectors } from '../helpers/xpay.ts';
-import { counts, type RequestVector, r, send, useFreshKassa } from '../helpers/xpay-requests.ts';
+import { type RequestVector, r, send, useFreshKassa } from '../helpers/xpay-requests.ts';
 
 /**
  * The node SDK's request vectors of test/fixtures/xpay/vectors.json through the real HTTP stack: the
@@ -40,12 +40,12 @@ describe('the node SDK’s captured requests, byte for byte over HTTP', () => {
     it(`${v.id} (${v.label}): ${want?.refused ? 'refused' : 'accepted'}`, async () => {
       expect(want).toBeDefined();
       const { h, m, url } = await fresh();
-      const before = counts(h);
+      const before = await ordersAndNonces(h);
       const body = r(await send(url, v));
       const data = JSON.parse(v.bodyText).data as Record<string, unknown>;
       if (want?.refused) {
         expect(body).toEqual({ code: 500, msg: want.refused, data: null });
-        expect(counts(h)).toEqual(before);
+        expect(await ordersAndNonces(h)).toEqual(before);
         return;
       }
       expect(body.code, JSON.stringify(body)).toBe(200);
@@ -56,7 +56,7 @@ describe('the node SDK’s captured requests, byte for byte over HTTP', () => {
         chain: data.chain,
         symbol: data.symbol,
       });
-      const order = findOrderByMerchantOrderId(h.db, m.merchantId, data.orderId as string);
+      const order = await h.rt.db.findOrderByMerchantOrderId(m.merchantId, data.orderId as string);
       expect(order?.amountBase).toBe(want?.base);
       expect(order?.uid).toBe((data.uid as string | undefined) ?? null);
       if (want?.payout) {
@@ -69,7 +69,7 @@ describe('the node SDK’s captured requests, byte for byte over HTTP', () => {
         expect(body.data.address).toBe(order?.address);
         expect(body.data.paymentUrl).toMatch(/\/checkout\?orderId=.+&sign=[0-9a-f]{64}$/);
       }
-      expect(counts(h)).toEqual({ orders: before.orders + 1, nonces: before.nonces + 1 });
+      expect(await ordersAndNonces(h)).toEqual({ orders: before.orders + 1, nonces: before.nonces + 1 });
 
       // the same bytes again are a replay: refused with XPay's text, nothing written
       const again = r(await send(url, v));
@@ -78,7 +78,7 @@ describe('the node SDK’s captured requests, byte for byte over HTTP', () => {
         msg: `appId: , timestamp: ${v.timestamp}, nonce: ${v.nonce}`,
         data: null,
       });
-      expect(counts(h)).toEqual({ orders: before.orders + 1, nonces: before.nonces + 1 });
+      expect(await ordersAndNonces(h)).toEqual({ orders: before.orders + 1, nonces: before.nonces + 1 });
     });
   }
 
