@@ -101,8 +101,15 @@ async function openPostgres(url: string, config: Config, options: OpenStoreOptio
         isNew: async () => (await appliedPgCount(db)) === 0,
         hasPending: () => hasPendingPgMigrations(db),
         apply: async () => {
-          // a migration may take long on a large database: its own pool, without the query timeout
-          const migrator = openPg(url, { max: 2, connectTimeoutMs, applicationName: 'kassa migrate' });
+          // a migration may take long on a large database: its own pool, without the query timeout,
+          // and without the idle-in-transaction one: the transaction that holds the migration lock
+          // waits while the migration runs on the pool's other connection
+          const migrator = openPg(url, {
+            max: 2,
+            connectTimeoutMs,
+            applicationName: 'kassa migrate',
+            idleInTransactionMs: 0,
+          });
           try {
             return await applyPgMigrations(migrator);
           } finally {
